@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "motionscript",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "motionscript", targets: ["motionscript"]),
+        .library(name: "MotionStreams", targets: ["MotionStreams"]),
+        .library(name: "MotionGestures", targets: ["MotionGestures"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Lua 5.4 from the system (Debian: liblua5.4-dev), found through pkg-config.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // The only C code: the trampoline that raises Lua errors after Swift returned,
+        // the capped allocator and the timeout hook.
+        .target(name: "CLuaShim", dependencies: ["CLua"]),
+        // Pure-Swift streams core: no Lua, no I/O.
+        .target(name: "MotionStreams"),
+        // Pointer model, elements, recognizers, gesture sources and operators.
+        .target(name: "MotionGestures", dependencies: ["MotionStreams"]),
+        // Event-file decoders and live devices, producing pointer frames.
+        .target(name: "MotionInput", dependencies: ["MotionGestures"]),
+        // Lua host and the `motion` module.
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"]),
+        // The run loop, output writer and commands' logic.
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"]),
+        .executableTarget(
+            name: "motionscript",
+            dependencies: ["MotionHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
+        .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams"]),
+        .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures"]),
+        .testTarget(name: "MotionInputTests", dependencies: ["MotionInput"]),
+        .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "CLua", "CLuaShim"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

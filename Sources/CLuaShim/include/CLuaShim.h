@@ -1,0 +1,36 @@
+/* The one place where Lua's longjmp meets Swift.
+ *
+ * Swift functions exposed to Lua have the type ms_SwiftFunction. They never raise:
+ * they return the number of results they pushed, or MS_RAISE after pushing an error
+ * message. The trampoline calls them and, once they have returned, raises the error
+ * with lua_error, so the longjmp never crosses a Swift frame. */
+#ifndef MOTIONSCRIPT_CLUASHIM_H
+#define MOTIONSCRIPT_CLUASHIM_H
+
+#include <stddef.h>
+
+struct lua_State;
+typedef int (*ms_SwiftFunction)(struct lua_State *L);
+
+#define MS_RAISE (-1)
+
+/* Pushes a Lua C closure that calls `f` through the trampoline. `nup` values on
+ * the stack become upvalues 2...nup+1 (upvalue 1 holds `f`). */
+void ms_pushswiftclosure(struct lua_State *L, ms_SwiftFunction f, int nup);
+
+/* Creates a state with the capped allocator and the timeout hook installed.
+ * limit = 0 means no memory limit. Returns NULL when out of memory. */
+struct lua_State *ms_newstate(size_t memoryLimit);
+size_t ms_memoryused(struct lua_State *L);
+
+/* Scripts that run past the deadline (CLOCK_MONOTONIC seconds, 0 = none) raise
+ * "timeout" from inside Lua, where the error unwinds only Lua frames. */
+void ms_setdeadline(struct lua_State *L, double monotonicSeconds);
+double ms_monotonic(void);
+void ms_closestate(struct lua_State *L);
+int ms_timedout(struct lua_State *L);
+
+/* The message handler used with lua_pcall: appends a traceback. */
+int ms_traceback(struct lua_State *L);
+
+#endif

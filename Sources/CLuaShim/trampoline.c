@@ -1,0 +1,104 @@
+#include "CLuaShim.h"
+#include <lua.h>
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Per-state bookkeeping, reached through lua_getextraspace. */
+typedef struct {
+    size_t used;
+    size_t limit;
+    int inSwift;       /* > 0 while a Swift function runs: allocations must not fail */
+    int timedOut;
+    double deadline;
+} ms_Extra;
+
+static ms_Extra *extra(lua_State *L) { return *(ms_Extra **)lua_getextraspace(L); }
+
+static int trampoline(lua_State *L) {
+    ms_SwiftFunction f = (ms_SwiftFunction)lua_touserdata(L, lua_upvalueindex(1));
+    ms_Extra *e = extra(L);
+    e->inSwift++;
+    int n = f(L);
+    e->inSwift--;
+    if (n < 0) return lua_error(L); /* Swift has returned: safe to unwind. */
+    return n;
+}
+
+void ms_pushswiftclosure(lua_State *L, ms_SwiftFunction f, int nup) {
+    lua_pushlightuserdata(L, (void *)f);
+    lua_insert(L, -(nup + 1));
+    lua_pushcclosure(L, trampoline, nup + 1);
+}
+
+/* The memory cap applies to Lua code only: while Swift runs, an allocation failure
+ * would raise through Swift frames, so it is allowed to go over and the next
+ * allocation made by Lua code fails instead. */
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    ms_Extra *e = (ms_Extra *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        e->used -= old;
+        return NULL;
+    }
+    if (e->limit && e->inSwift == 0 && nsize > old && e->used - old + nsize > e->limit)
+        return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p) e->used = e->used - old + nsize;
+    return p;
+}
+
+double ms_monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void deadline_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    ms_Extra *e = extra(L);
+    if (e->deadline > 0 && ms_monotonic() > e->deadline) {
+        e->timedOut = 1;
+        luaL_error(L, "timeout: the script ran past its time limit");
+    }
+}
+
+lua_State *ms_newstate(size_t memoryLimit) {
+    ms_Extra *e = calloc(1, sizeof(ms_Extra));
+    if (!e) return NULL;
+    e->limit = memoryLimit;
+    lua_State *L = lua_newstate(capped_alloc, e);
+    if (!L) { free(e); return NULL; }
+    *(ms_Extra **)lua_getextraspace(L) = e;
+    return L;
+}
+
+size_t ms_memoryused(lua_State *L) { return extra(L)->used; }
+
+/* The ms_Extra block is freed by the Swift owner after lua_close, through this. */
+void ms_closestate(lua_State *L) {
+    ms_Extra *e = extra(L);
+    lua_close(L);
+    free(e);
+}
+
+void ms_setdeadline(lua_State *L, double deadline) {
+    ms_Extra *e = extra(L);
+    e->deadline = deadline;
+    e->timedOut = 0;
+    if (deadline > 0) lua_sethook(L, deadline_hook, LUA_MASKCOUNT, 10000);
+    else lua_sethook(L, NULL, 0, 0);
+}
+
+int ms_timedout(lua_State *L) { return extra(L)->timedOut; }
+
+int ms_traceback(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}

@@ -1,0 +1,59 @@
+import Foundation
+import MotionStreams
+
+/// A region of the screen with its own coordinate space: a screen point p maps to
+/// R(-rotation) · (p − origin) / scale.
+public final class Element: Sendable {
+    public let x: Double
+    public let y: Double
+    public let width: Double
+    public let height: Double
+    public let rotation: Double
+    public let scale: Double
+    public let isScreen: Bool
+    private let cosR: Double
+    private let sinR: Double
+
+    public convenience init(x: Double = 0, y: Double = 0, width: Double, height: Double,
+                rotation: Double = 0, scale: Double = 1) {
+        self.init(x: x, y: y, width: width, height: height, rotation: rotation, scale: scale, isScreen: false)
+    }
+
+    private init(x: Double, y: Double, width: Double, height: Double,
+                 rotation: Double, scale: Double, isScreen: Bool) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+        self.scale = scale
+        self.isScreen = isScreen
+        cosR = cos(rotation)
+        sinR = sin(rotation)
+    }
+
+    /// The whole input surface: identity coordinates, contains every point.
+    public static let screen = Element(x: 0, y: 0, width: .infinity, height: .infinity,
+                                       rotation: 0, scale: 1, isScreen: true)
+
+    /// A screen-space vector in this element's space (no origin shift).
+    @inline(__always)
+    public func convertVector(fromScreen v: Point) -> Point {
+        if isScreen { return v }
+        return Point(x: (v.x * cosR + v.y * sinR) / scale, y: (-v.x * sinR + v.y * cosR) / scale)
+    }
+
+    /// A screen point in this element's space.
+    @inline(__always)
+    public func convert(fromScreen p: Point) -> Point {
+        if isScreen { return p }
+        return convertVector(fromScreen: Point(x: p.x - x, y: p.y - y))
+    }
+
+    /// Whether a screen point lies inside the element (edges included).
+    public func contains(_ screenPoint: Point) -> Bool {
+        if isScreen { return true }
+        let p = convert(fromScreen: screenPoint)
+        return p.x >= 0 && p.y >= 0 && p.x <= width && p.y <= height
+    }
+}

@@ -1,0 +1,19 @@
+import MotionStreams
+
+/// The recognizer state machine. Continuous gestures go possible → began → changed… →
+/// ended | cancelled, or possible → failed; discrete ones (tap) possible → recognized | failed.
+/// After a final state the recognizer returns to possible.
+public enum GestureState: String, Sendable, Equatable, CaseIterable {
+    case possible, began, changed, ended, cancelled, failed, recognized
+
+    /// began and changed: a gesture in progress.
+    public var isActive: Bool { self == .began || self == .changed }
+
+    /// The stream state a gesture source reports for it (recognized is an instant of activity).
+    public var motionState: MotionState { isActive ? .active : .atRest }
+}
+
+/// Which recognizer produced a gesture value.
+public enum GestureKind: String, Sendable, Equatable {
+    case tap, translation, rotation, scale
+}

@@ -1,0 +1,54 @@
+import MotionStreams
+
+/// A snapshot of a recognizer, as gesture streams emit it. Geometry is kept in screen space
+/// and converted on request, so a value is a plain struct: no allocation per event.
+public struct GestureValue: Sendable, Equatable {
+    public var kind: GestureKind
+    public var state: GestureState
+    /// Input time of the frame that produced the value.
+    public var t: Double
+    /// How many pointers the recognizer tracks.
+    public var pointers: Int
+    /// Centroid of the tracked pointers, screen space.
+    public var centroid: Point
+    /// Translation since the gesture's pointers went down, screen space (translation, tap).
+    public var translation: Point
+    /// Radians from the reference vector, y down, unwrapped (rotation).
+    public var rotation: Double
+    /// Length ratio to the reference vector (scale).
+    public var scale: Double
+    /// Translation velocity, screen units per second.
+    public var velocity: Point
+    /// Rotation velocity (rad/s) or scale velocity (1/s) for those kinds.
+    public var scalarVelocity: Double
+    /// Taps counted (tap).
+    public var taps: Int
+
+    public init(kind: GestureKind, state: GestureState = .possible, t: Double = 0, pointers: Int = 0,
+                centroid: Point = .zero, translation: Point = .zero, rotation: Double = 0,
+                scale: Double = 1, velocity: Point = .zero, scalarVelocity: Double = 0, taps: Int = 0) {
+        self.kind = kind
+        self.state = state
+        self.t = t
+        self.pointers = pointers
+        self.centroid = centroid
+        self.translation = translation
+        self.rotation = rotation
+        self.scale = scale
+        self.velocity = velocity
+        self.scalarVelocity = scalarVelocity
+        self.taps = taps
+    }
+
+    public func location(in element: Element = .screen) -> Point {
+        element.convert(fromScreen: centroid)
+    }
+
+    public func translation(in element: Element = .screen) -> Point {
+        element.convertVector(fromScreen: translation)
+    }
+
+    public func velocity(in element: Element = .screen) -> Point {
+        element.convertVector(fromScreen: velocity)
+    }
+}

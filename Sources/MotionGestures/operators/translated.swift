@@ -1,0 +1,14 @@
+import MotionStreams
+
+extension MotionObservable where T == GestureValue {
+    /// Seed 000's name for `translation(addedTo:in:)`: the same operator.
+    public func translated(from initialPosition: MotionObservable<Point>,
+                           in element: Element = .screen) -> MotionObservable<Point> {
+        translation(addedTo: initialPosition, in: element)
+    }
+
+    public func translated(from initialPosition: ReactiveProperty<Point>,
+                           in element: Element = .screen) -> MotionObservable<Point> {
+        translation(addedTo: initialPosition, in: element)
+    }
+}

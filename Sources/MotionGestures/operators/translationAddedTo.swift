@@ -1,0 +1,37 @@
+import MotionStreams
+
+extension MotionObservable where T == GestureValue {
+    /// Emits the initial position plus the gesture's translation in `element` (seed 001).
+    /// The initial position is read on `began`, or on `changed` when nothing is cached, and
+    /// forgotten on any other state; the cache belongs to one subscription.
+    public func translation(addedTo initialPosition: MotionObservable<Point>,
+                            in element: Element = .screen) -> MotionObservable<Point> {
+        translation(addedTo: { initialPosition._read() }, in: element)
+    }
+
+    /// The same, reading a property directly.
+    public func translation(addedTo initialPosition: ReactiveProperty<Point>,
+                            in element: Element = .screen) -> MotionObservable<Point> {
+        translation(addedTo: { initialPosition.read() }, in: element)
+    }
+
+    /// The same, with the initial position given by a read function.
+    public func translation(addedTo read: @escaping () -> Point?,
+                            in element: Element = .screen) -> MotionObservable<Point> {
+        _nextOperator(perSubscription: {
+            var cachedInitialPosition: Point?
+            return { value, next in
+                if value.state == .began || (value.state == .changed && cachedInitialPosition == nil) {
+                    cachedInitialPosition = read()
+                } else if value.state != .began && value.state != .changed {
+                    cachedInitialPosition = nil
+                }
+                if let cachedInitialPosition {
+                    let translation = value.translation(in: element)
+                    next(Point(x: cachedInitialPosition.x + translation.x,
+                               y: cachedInitialPosition.y + translation.y))
+                }
+            }
+        })
+    }
+}

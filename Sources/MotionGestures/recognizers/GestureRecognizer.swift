@@ -1,0 +1,148 @@
+import MotionStreams
+
+/// The common part of every recognizer: which pointers it follows (those that go down inside
+/// its element while it is enabled), its state, its current value and its listeners.
+/// Subclasses implement `process(t:)`, called once per frame that touched their pointers.
+open class GestureRecognizer {
+    public let element: Element
+    public var isEnabled = true
+    /// The current snapshot; `value.state` is the recognizer state.
+    public internal(set) var value: GestureValue
+    public var state: GestureState { value.state }
+
+    /// Tracked pointers in touch-down order, as of the end of the current frame.
+    public internal(set) var pointers: [TrackedPointer] = []
+    /// Pointers that lifted in the current frame, with the position they lifted at.
+    public internal(set) var lifted: [TrackedPointer] = []
+    /// Whether a tracked pointer was cancelled in the current frame (all are then dropped).
+    public internal(set) var wasCancelled = false
+
+    private var listeners: [(id: Int, call: (GestureValue) -> Void)] = []
+    private var nextListenerID = 0
+
+    public init(kind: GestureKind, element: Element) {
+        self.element = element
+        value = GestureValue(kind: kind)
+        pointers.reserveCapacity(10)
+        lifted.reserveCapacity(10)
+    }
+
+    /// How many pointers the recognizer follows at most.
+    open var maximumPointers: Int { Int.max }
+
+    /// Feeds one input frame. Frames that do not touch this recognizer's pointers are ignored.
+    public func handle(_ frame: Frame) {
+        if value.state == .ended || value.state == .cancelled || value.state == .failed
+            || value.state == .recognized {
+            value.state = .possible  // the silent reset after a final state
+        }
+        lifted.removeAll(keepingCapacity: true)
+        wasCancelled = false
+        for i in pointers.indices {
+            pointers[i].start = pointers[i].position
+            pointers[i].existedBefore = true
+        }
+        var touched = false
+        for event in frame.events {
+            switch event.phase {
+            case .down:
+                guard isEnabled, !wasCancelled, pointers.count < maximumPointers,
+                      index(of: event.id) == nil, element.contains(event.point) else { continue }
+                pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
+                                               start: event.point, position: event.point,
+                                               existedBefore: false))
+                touched = true
+            case .move:
+                guard let i = index(of: event.id) else { continue }
+                pointers[i].position = event.point
+                touched = true
+            case .up:
+                guard let i = index(of: event.id) else { continue }
+                var pointer = pointers.remove(at: i)
+                pointer.position = event.point
+                lifted.append(pointer)
+                touched = true
+            case .cancel:
+                guard index(of: event.id) != nil else { continue }
+                wasCancelled = true
+                touched = true
+            }
+        }
+        if wasCancelled {
+            lifted.append(contentsOf: pointers)
+            pointers.removeAll(keepingCapacity: true)
+        }
+        guard touched else { return }
+        value.t = frame.t
+        process(t: frame.t)
+    }
+
+    /// Computes the new value and state after the frame's pointer changes were applied.
+    open func process(t: Double) {}
+
+    /// Drops every pointer and returns to possible without notifying (used when disabled).
+    public func reset() {
+        pointers.removeAll(keepingCapacity: true)
+        lifted.removeAll(keepingCapacity: true)
+        value.state = .possible
+        value.pointers = 0
+    }
+
+    /// Writes a state and notifies every listener with the new snapshot.
+    public func write(state: GestureState) {
+        value.state = state
+        value.pointers = pointers.count
+        for listener in listeners {
+            listener.call(value)
+        }
+    }
+
+    @discardableResult
+    public func addListener(_ call: @escaping (GestureValue) -> Void) -> Int {
+        let id = nextListenerID
+        nextListenerID += 1
+        listeners.append((id, call))
+        return id
+    }
+
+    public func removeListener(_ id: Int) {
+        listeners.removeAll { $0.id == id }
+    }
+
+    public var listenerCount: Int { listeners.count }
+
+    /// Centroid of the tracked pointers (screen space); `.zero` with none.
+    public var centroid: Point {
+        guard !pointers.isEmpty else { return .zero }
+        var sum = Point.zero
+        for pointer in pointers { sum = sum + pointer.position }
+        return sum / Double(pointers.count)
+    }
+
+    /// Whether the set of tracked pointers changed in this frame (a re-base is due).
+    public var pointerSetChanged: Bool {
+        !lifted.isEmpty || pointers.contains { !$0.existedBefore }
+    }
+
+    /// Mean movement in this frame of the pointers that were tracked before it, lifted ones
+    /// included: what carries a value across a change of pointers without a jump.
+    public var meanMovementOfPersistingPointers: Point {
+        var sum = Point.zero
+        var n = 0
+        for pointer in pointers where pointer.existedBefore {
+            sum = sum + (pointer.position - pointer.start)
+            n += 1
+        }
+        for pointer in lifted where pointer.existedBefore && !wasCancelled {
+            sum = sum + (pointer.position - pointer.start)
+            n += 1
+        }
+        return n == 0 ? .zero : sum / Double(n)
+    }
+
+    @inline(__always)
+    private func index(of id: Int) -> Int? {
+        for i in pointers.indices where pointers[i].id == id { return i }
+        return nil
+    }
+}

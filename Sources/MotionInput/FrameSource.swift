@@ -1,0 +1,17 @@
+import MotionGestures
+
+/// Anything that produces pointer frames in input-time order: event files, live devices.
+/// Times are seconds relative to the first event.
+public protocol FrameSource: AnyObject {
+    /// The next frame, or nil at the end of input. Throws `InputError` on malformed input.
+    func nextFrame() throws -> Frame?
+}
+
+extension FrameSource {
+    /// Reads every remaining frame (for tests and small files).
+    public func readAll() throws -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try nextFrame() { frames.append(frame) }
+        return frames
+    }
+}

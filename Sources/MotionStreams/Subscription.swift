@@ -1,0 +1,16 @@
+/// A live connection to a stream. `unsubscribe()` disconnects the first time only.
+public final class Subscription {
+    private var disconnect: (() -> Void)?
+
+    public init(_ disconnect: @escaping () -> Void) {
+        self.disconnect = disconnect
+    }
+
+    public var isSubscribed: Bool { disconnect != nil }
+
+    public func unsubscribe() {
+        guard let disconnect else { return }
+        self.disconnect = nil
+        disconnect()
+    }
+}
