@@ -8,7 +8,8 @@
 typedef struct {
     size_t used;
     size_t limit;
-    int inSwift;       /* > 0 while a Swift function runs: allocations must not fail */
+    int inSwift;       /* > 0 while Swift runs: allocations must not fail */
+    void *owner;       /* the Swift runtime that owns the state */
     int timedOut;
     double deadline;
 } ms_Extra;
@@ -68,6 +69,7 @@ lua_State *ms_newstate(size_t memoryLimit) {
     ms_Extra *e = calloc(1, sizeof(ms_Extra));
     if (!e) return NULL;
     e->limit = memoryLimit;
+    e->inSwift = 1; /* the creator is Swift; only Lua code run through ms_pcalllua is capped */
     lua_State *L = lua_newstate(capped_alloc, e);
     if (!L) { free(e); return NULL; }
     *(ms_Extra **)lua_getextraspace(L) = e;
@@ -102,3 +104,16 @@ int ms_traceback(lua_State *L) {
     luaL_traceback(L, L, msg, 1);
     return 1;
 }
+
+int ms_pcalllua(lua_State *L, int nargs, int nresults, int msgh) {
+    ms_Extra *e = extra(L);
+    int saved = e->inSwift;
+    e->inSwift = 0;
+    int status = lua_pcall(L, nargs, nresults, msgh);
+    e->inSwift = saved;
+    return status;
+}
+
+void ms_setowner(lua_State *L, void *owner) { extra(L)->owner = owner; }
+void *ms_owner(lua_State *L) { return extra(L)->owner; }
+size_t ms_memorylimit(lua_State *L) { return extra(L)->limit; }

@@ -30,6 +30,14 @@ double ms_monotonic(void);
 void ms_closestate(struct lua_State *L);
 int ms_timedout(struct lua_State *L);
 
+/* lua_pcall for running Lua code from Swift: the memory cap applies only inside. */
+int ms_pcalllua(struct lua_State *L, int nargs, int nresults, int msgh);
+
+/* The Swift object that owns the state, for bindings to find it. */
+void ms_setowner(struct lua_State *L, void *owner);
+void *ms_owner(struct lua_State *L);
+size_t ms_memorylimit(struct lua_State *L);
+
 /* The message handler used with lua_pcall: appends a traceback. */
 int ms_traceback(struct lua_State *L);
 

@@ -1,0 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Clock {
+    static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionLua
+import MotionStreams
+
+/// Writes output lines (`{"t":..,"name":..,"value":..}`) to a C stream, buffered; `log`
+/// lines go to stderr. `flushEachLine` is for live input, where a line must not wait.
+public final class JSONLinesOutput: MotionOutput {
+    private let stream: UnsafeMutablePointer<FILE>
+    public var flushEachLine = false
+    public private(set) var linesWritten = 0
+
+    public init(stream: UnsafeMutablePointer<FILE> = stdout) {
+        self.stream = stream
+    }
+
+    public func emit(t: Double, name: String, value: MotionValue) {
+        write("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"value\":\(JSONText.value(value))}\n")
+    }
+
+    public func emit(t: Double, name: String, state: MotionState) {
+        write("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"state\":\"\(state.name)\"}\n")
+    }
+
+    public func log(_ line: String) {
+        fputs(line + "\n", stderr)
+    }
+
+    public func flush() { fflush(stream) }
+
+    private func write(_ line: String) {
+        fputs(line, stream)
+        linesWritten += 1
+        if flushEachLine { fflush(stream) }
+    }
+}
+
+/// Collects output lines in memory (tests, scenarios, benchmarks).
+public final class CollectedOutput: MotionOutput {
+    public private(set) var lines: [String] = []
+    public private(set) var logLines: [String] = []
+
+    public init() {}
+
+    public func emit(t: Double, name: String, value: MotionValue) {
+        lines.append("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"value\":\(JSONText.value(value))}")
+    }
+
+    public func emit(t: Double, name: String, state: MotionState) {
+        lines.append("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"state\":\"\(state.name)\"}")
+    }
+
+    public func log(_ line: String) { logLines.append(line) }
+}

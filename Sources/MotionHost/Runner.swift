@@ -1,0 +1,53 @@
+import MotionInput
+import MotionLua
+
+/// What `motionscript run` does: load the script (setup), then feed every frame of the input
+/// through it in input-time order. Errors: ScriptError (exit 1), InputError (exit 2).
+public struct RunOptions {
+    public var scriptPath: String
+    public var eventsPath: String?
+    /// Seconds of wall time before a runaway script is stopped (0 = none).
+    public var timeout: Double
+    /// Bytes the Lua state may allocate (0 = no limit).
+    public var memoryLimit: Int
+
+    public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
+        self.scriptPath = scriptPath
+        self.eventsPath = eventsPath
+        self.timeout = timeout
+        self.memoryLimit = memoryLimit
+    }
+}
+
+public enum Runner {
+    /// Runs a script over an event file (or only its setup when there is none).
+    public static func run(_ options: RunOptions, output: MotionOutput) throws {
+        // Open the input first: a bad events path is reported before the script runs.
+        let source = try options.eventsPath.map { try openEvents(path: $0) }
+        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+        defer { runtime.close() }
+        runtime.setTimeout(options.timeout)
+        try runtime.load()
+        guard let source else { return }
+        try feed(source, to: runtime, timeout: options.timeout)
+    }
+
+    /// Feeds every frame; checks the time limit between frames too, since a slow pipeline
+    /// made of Swift operators never enters the Lua hook.
+    public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double) throws {
+        let deadline = timeout > 0 ? Clock.monotonic() + timeout : .infinity
+        var frames = 0
+        while let frame = try source.nextFrame() {
+            try runtime.handle(frame)
+            frames += 1
+            if frames & 255 == 0, Clock.monotonic() > deadline {
+                throw ScriptError(.timeout, "\(runtime.scriptPath): timeout: the run went past its time limit of \(timeout) s")
+            }
+        }
+    }
+
+    /// Opens an event file by its content.
+    public static func openEvents(path: String) throws -> FrameSource {
+        try JSONLinesReader(path: path)
+    }
+}

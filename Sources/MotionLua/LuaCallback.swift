@@ -1,0 +1,70 @@
+import CLua
+import CLuaShim
+
+/// A Lua function held by Swift (a `map`, `filter` or `subscribe` callback). The function
+/// stays in the registry while the callback lives; errors it raises are reported to the
+/// runtime with the script's `file:line` and traceback, never thrown through Swift.
+public final class LuaCallback {
+    let ref: Int32
+    weak var runtime: LuaRuntime?
+    /// Where the callback was passed in, for messages about its results.
+    let place: String
+
+    init(ref: Int32, runtime: LuaRuntime, place: String) {
+        self.ref = ref
+        self.runtime = runtime
+        self.place = place
+    }
+
+    deinit {
+        runtime?.releaseReference(ref)
+    }
+
+    /// Calls the function with one argument; returns its first result, or nil if it raised
+    /// (the runtime then holds the error).
+    public func call(_ argument: MotionValue) -> MotionValue? {
+        guard let runtime, runtime.pendingError == nil, let L = runtime.callState else { return nil }
+        let lua = Lua(L)
+        let base = lua.top
+        ms_pushcfunction(L, ms_traceback)
+        lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
+        LuaConversion.push(argument, on: lua)
+        let status = ms_pcalllua(L, 1, 1, base + 1)
+        defer { lua.top = base }
+        guard status == LUA_OK else {
+            runtime.reportLuaError(status: status, lua: lua)
+            return nil
+        }
+        do {
+            return try LuaConversion.value(lua, at: -1)
+        } catch let error as LuaBindingError {
+            runtime.fail(.runtime, "\(place) callback returned \(error.message)")
+            return nil
+        } catch {
+            runtime.fail(.runtime, "\(place) \(error)")
+            return nil
+        }
+    }
+
+    /// Calls the function for its truth value (`filter`): Lua truthiness, false on error.
+    public func test(_ argument: MotionValue) -> Bool {
+        guard let runtime, runtime.pendingError == nil, let L = runtime.callState else { return false }
+        let lua = Lua(L)
+        let base = lua.top
+        ms_pushcfunction(L, ms_traceback)
+        lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
+        LuaConversion.push(argument, on: lua)
+        let status = ms_pcalllua(L, 1, 1, base + 1)
+        defer { lua.top = base }
+        guard status == LUA_OK else {
+            runtime.reportLuaError(status: status, lua: lua)
+            return false
+        }
+        return lua_toboolean(L, -1) != 0
+    }
+
+    /// Calls the function with two arguments and ignores results (`subscribe`'s onState).
+    public func callIgnoringResult(_ argument: MotionValue) {
+        _ = call(argument)
+    }
+}

@@ -1,0 +1,35 @@
+import MotionGestures
+import MotionStreams
+
+/// A stream composed in Lua.
+public final class LuaStream {
+    public let observable: MotionObservable<MotionValue>
+    public init(_ observable: MotionObservable<MotionValue>) { self.observable = observable }
+}
+
+/// `motion.property(initial)`: a reactive property of any value, also usable as a stream.
+public final class LuaProperty {
+    public let property: ReactiveProperty<MotionValue>
+    /// Guards against a property written from its own subscription, endlessly.
+    var writeDepth = 0
+    public init(_ initial: MotionValue) { property = ReactiveProperty(initial) }
+}
+
+/// A recognizer made by the script.
+public final class RecognizerBox {
+    public let recognizer: GestureRecognizer
+    public init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
+}
+
+/// `motion.element{...}`.
+public final class ElementBox {
+    public let element: Element
+    public init(_ element: Element) { self.element = element }
+}
+
+/// What `subscribe` returns to Lua. The runtime keeps the subscription itself alive, so a
+/// script need not keep this handle for its subscription to last.
+public final class SubscriptionBox {
+    public let subscription: Subscription
+    public init(_ subscription: Subscription) { self.subscription = subscription }
+}

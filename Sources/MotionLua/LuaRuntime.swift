@@ -1,0 +1,132 @@
+import CLua
+import CLuaShim
+import MotionGestures
+import MotionStreams
+
+/// One script's world: a Lua state with the `motion` module, the recognizers, properties and
+/// subscriptions the script made, and the first error it raised. Closing it unsubscribes
+/// everything and closes the state, which releases every Swift object Lua held.
+public final class LuaRuntime {
+    public let scriptPath: String
+    public let dispatcher = PointerDispatcher()
+    public let output: MotionOutput
+    /// The first error raised by the script or a callback; processing stops once it is set.
+    public private(set) var pendingError: ScriptError?
+
+    let mainState: OpaquePointer
+    /// The lua_State of the binding running now (a coroutine's, possibly), for callbacks.
+    var activeState: OpaquePointer?
+    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    private var closed = false
+
+    /// - Parameter memoryLimit: bytes Lua may allocate (0 = no limit).
+    public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0) throws {
+        guard let L = ms_newstate(memoryLimit) else {
+            throw ScriptError(.memory, "\(scriptPath): cannot create a Lua state (out of memory)")
+        }
+        self.scriptPath = scriptPath
+        self.output = output
+        mainState = L
+        ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
+        luaL_openlibs(L)
+        Metatables.install(on: Lua(L))
+        MotionModule.install(on: Lua(L), scriptPath: scriptPath)
+    }
+
+    deinit {
+        close()
+    }
+
+    static func owner(of L: OpaquePointer) -> LuaRuntime {
+        Unmanaged<LuaRuntime>.fromOpaque(ms_owner(L)!).takeUnretainedValue()
+    }
+
+    var callState: OpaquePointer? { closed ? nil : (activeState ?? mainState) }
+
+    /// The input time of the frame being processed.
+    public var time: Double { dispatcher.time }
+
+    /// Bytes the Lua state holds now.
+    public var memoryUsed: Int { closed ? 0 : Int(ms_memoryused(mainState)) }
+
+    public var subscriptionCount: Int { subscriptions.count }
+
+    /// Loads the script and runs its setup. Throws ScriptError (syntax, runtime, timeout, memory).
+    public func load() throws {
+        let lua = Lua(mainState)
+        let base = lua.top
+        defer { lua.top = base }
+        ms_pushcfunction(mainState, ms_traceback)
+        let status = luaL_loadfilex(mainState, scriptPath, nil)
+        if status != LUA_OK {
+            let message = lua.string(at: -1) ?? "cannot load \(scriptPath)"
+            throw ScriptError(status == LUA_ERRSYNTAX ? .syntax : .runtime,
+                              status == LUA_ERRFILE ? message.replacingOccurrences(of: "cannot open ", with: "cannot open script ") : message)
+        }
+        let runStatus = ms_pcalllua(mainState, 0, 0, base + 1)
+        if runStatus != LUA_OK {
+            reportLuaError(status: runStatus, lua: lua)
+        }
+        if let pendingError { throw pendingError }
+    }
+
+    /// Feeds one input frame to the script's recognizers. Throws the first script error.
+    public func handle(_ frame: Frame) throws {
+        dispatcher.dispatch(frame)
+        if let pendingError { throw pendingError }
+    }
+
+    /// Stops Lua code that runs past `seconds` from now (0 = no limit).
+    public func setTimeout(_ seconds: Double) {
+        ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
+    }
+
+    /// Records the first error; later ones are consequences and are dropped.
+    public func fail(_ kind: ScriptError.Kind, _ message: String) {
+        if pendingError == nil { pendingError = ScriptError(kind, message) }
+    }
+
+    /// Records the error a pcall left on top of the stack.
+    func reportLuaError(status: Int32, lua: Lua) {
+        if ms_timedout(mainState) != 0 {
+            fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit\n" + (lua.string(at: -1) ?? ""))
+        } else if status == LUA_ERRMEM {
+            let limit = ms_memorylimit(mainState)
+            fail(.memory, "\(scriptPath): not enough memory" + (limit > 0 ? " (the Lua memory limit is \(limit) bytes)" : ""))
+        } else {
+            fail(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string")
+        }
+    }
+
+    /// Keeps a subscription alive until it is unsubscribed or the runtime closes, whether or
+    /// not the script keeps a reference to it.
+    func keep(_ subscription: Subscription) {
+        subscriptions[ObjectIdentifier(subscription)] = subscription
+    }
+
+    func forget(_ subscription: Subscription) {
+        subscriptions[ObjectIdentifier(subscription)] = nil
+    }
+
+    func makeCallback(at index: Int32, place: String) -> LuaCallback {
+        let L = activeState ?? mainState
+        lua_pushvalue(L, index)
+        let ref = luaL_ref(L, ms_registryindex())
+        return LuaCallback(ref: ref, runtime: self, place: place)
+    }
+
+    func releaseReference(_ ref: Int32) {
+        guard let L = callState else { return }
+        luaL_unref(L, ms_registryindex(), ref)
+    }
+
+    /// Unsubscribes everything and closes the Lua state. Idempotent.
+    public func close() {
+        guard !closed else { return }
+        let kept = subscriptions.values
+        subscriptions.removeAll()
+        for subscription in kept { subscription.unsubscribe() }
+        closed = true
+        ms_closestate(mainState)
+    }
+}

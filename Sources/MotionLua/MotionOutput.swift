@@ -1,0 +1,9 @@
+import MotionStreams
+
+/// Where `emit` writes: the host turns these into JSON Lines on stdout.
+public protocol MotionOutput: AnyObject {
+    func emit(t: Double, name: String, value: MotionValue)
+    func emit(t: Double, name: String, state: MotionState)
+    /// Diagnostics (`log`), written to stderr by the host.
+    func log(_ line: String)
+}

@@ -1,0 +1,64 @@
+import MotionGestures
+import MotionStreams
+
+/// Gesture values in Lua: fields `state`, `pointers`, `kind`, `t`; methods `location(E)`,
+/// `translation(E)`, `rotation()`, `scale()`, `velocity(E)`.
+enum GestureMethods {
+    static let all: [(String, Int)] = [
+        ("location", BindingTable.register("location") { call in
+            LuaConversion.pushPoint(try gesture(call).location(in: try call.element(2)), on: call.lua)
+            return 1
+        }),
+        ("translation", BindingTable.register("translation") { call in
+            let g = try gesture(call, requiring: [.translation, .tap], "translation")
+            LuaConversion.pushPoint(g.translation(in: try call.element(2)), on: call.lua)
+            return 1
+        }),
+        ("rotation", BindingTable.register("rotation") { call in
+            call.lua.push(try gesture(call, requiring: [.rotation], "rotation").rotation)
+            return 1
+        }),
+        ("scale", BindingTable.register("scale") { call in
+            call.lua.push(try gesture(call, requiring: [.scale], "scale").scale)
+            return 1
+        }),
+        ("velocity", BindingTable.register("velocity") { call in
+            let g = try gesture(call)
+            switch g.kind {
+            case .rotation, .scale: call.lua.push(g.scalarVelocity)
+            case .translation, .tap: LuaConversion.pushPoint(g.velocity(in: try call.element(2)), on: call.lua)
+            }
+            return 1
+        }),
+    ]
+
+    static let index = BindingTable.register("__index") { call in
+        let g = try gesture(call)
+        switch call.lua.string(at: 2) {
+        case "state": call.lua.push(g.state.rawValue)
+        case "pointers": call.lua.push(g.pointers)
+        case "kind": call.lua.push(g.kind.rawValue)
+        case "t": call.lua.push(g.t)
+        default: return Metatables.pushMethod(call)
+        }
+        return 1
+    }
+
+    static let toString = BindingTable.register("__tostring") { call in
+        call.lua.push(JSONText.value(.gesture(try gesture(call))))
+        return 1
+    }
+
+    static func gesture(_ call: LuaCall) throws -> GestureValue {
+        guard let g = LuaConversion.gesture(call.lua, at: 1) else { throw call.badArgument(1, "gesture value") }
+        return g
+    }
+
+    static func gesture(_ call: LuaCall, requiring kinds: [GestureKind], _ method: String) throws -> GestureValue {
+        let g = try gesture(call)
+        guard kinds.contains(g.kind) else {
+            throw LuaBindingError("\(method)() is for \(kinds.map { $0.rawValue }.joined(separator: " or ")) gestures; this is a \(g.kind.rawValue) gesture")
+        }
+        return g
+    }
+}

@@ -1,0 +1,103 @@
+import CLua
+import MotionGestures
+import MotionStreams
+
+/// The global `motion` table (also `require "motion"`).
+enum MotionModule {
+    static let functions: [(String, Int)] = [
+        ("element", BindingTable.register("motion.element", element)),
+        ("translation", BindingTable.register("motion.translation", translation)),
+        ("pan", BindingTable.register("motion.pan", translation)),
+        ("gesture", BindingTable.register("motion.gesture", gesture)),
+        ("property", BindingTable.register("motion.property", property)),
+        ("pointers", BindingTable.register("motion.pointers", pointers)),
+        ("time", BindingTable.register("motion.time", { call in call.lua.push(call.runtime.time); return 1 })),
+        ("emit", BindingTable.register("motion.emit", emit)),
+    ]
+
+    static func install(on lua: Lua, scriptPath: String) {
+        BindingTable.pushTable(functions, on: lua)
+        LuaObject.push(ElementBox(.screen), .element, on: lua)
+        lua.setField("screen", in: -2)
+        lua.pushValue(at: -1)
+        lua_setglobal(lua.L, "motion")
+        // package.loaded.motion, so `require "motion"` returns the same table.
+        lua_getglobal(lua.L, "package")
+        lua.getField("loaded", in: -1)
+        lua.pushValue(at: -3)
+        lua.setField("motion", in: -2)
+        lua.pop()
+        // Modules beside the script are found first.
+        let directory = scriptPath.contains("/") ? String(scriptPath[..<scriptPath.lastIndex(of: "/")!]) : "."
+        lua.getField("path", in: -1)
+        let path = lua.string(at: -1) ?? ""
+        lua.pop()
+        lua.push("\(directory)/?.lua;\(directory)/?/init.lua;" + path)
+        lua.setField("path", in: -2)
+        lua.pop(2)
+    }
+
+    static func element(_ call: LuaCall) throws -> Int32 {
+        let options = try Options(call, at: 1, for: "motion.element",
+                                  known: ["x", "y", "width", "height", "rotation", "scale"])
+        guard !call.lua.isNoneOrNil(1) else { throw LuaBindingError("motion.element needs a table: {x=, y=, width=, height=}") }
+        guard let width = try options.number("width", min: 0), let height = try options.number("height", min: 0) else {
+            throw LuaBindingError("motion.element: options 'width' and 'height' are required")
+        }
+        let element = Element(x: try options.number("x") ?? 0, y: try options.number("y") ?? 0,
+                              width: width, height: height, rotation: try options.number("rotation") ?? 0,
+                              scale: try options.number("scale", min: 0, exclusiveMin: true) ?? 1)
+        LuaObject.push(ElementBox(element), .element, on: call.lua)
+        return 1
+    }
+
+    static func add(_ recognizer: GestureRecognizer, _ call: LuaCall) -> Int32 {
+        call.runtime.dispatcher.add(recognizer)
+        LuaObject.push(RecognizerBox(recognizer), .recognizer, on: call.lua)
+        return 1
+    }
+
+    static func translation(_ call: LuaCall) throws -> Int32 {
+        let options = try Options(call, at: 1, for: call.name,
+                                  known: ["element", "threshold", "minPointers", "maxPointers", "enabled"])
+        let minPointers = try options.integer("minPointers", min: 1) ?? TranslationGestureRecognizer.defaultMinPointers
+        let maxPointers = try options.integer("maxPointers", min: 1) ?? .max
+        guard maxPointers >= minPointers else {
+            throw LuaBindingError("\(call.name): option 'maxPointers' (\(maxPointers)) must be >= 'minPointers' (\(minPointers))")
+        }
+        let recognizer = TranslationGestureRecognizer(
+            element: try options.element() ?? .screen,
+            threshold: try options.number("threshold", min: 0) ?? TranslationGestureRecognizer.defaultThreshold,
+            minPointers: minPointers, maxPointers: maxPointers)
+        return add(recognizer, call)
+    }
+
+    static func gesture(_ call: LuaCall) throws -> Int32 {
+        let box: RecognizerBox = try call.object(1, .recognizer)
+        return StreamMethods.push(gestureSource(box.recognizer)._map { MotionValue.gesture($0) }, call)
+    }
+
+    static func property(_ call: LuaCall) throws -> Int32 {
+        LuaObject.push(LuaProperty(try call.value(1)), .property, on: call.lua)
+        return 1
+    }
+
+    /// Raw input: one {id, phase, x, y} per pointer change, in input order (inline connection).
+    static func pointers(_ call: LuaCall) throws -> Int32 {
+        let dispatcher = call.runtime.dispatcher
+        let source = MotionObservable<MotionValue> { observer in
+            let id = dispatcher.addPointerListener { event in
+                observer.next(.object([("id", .number(Double(event.id))), ("phase", .string(event.phase.rawValue)),
+                                       ("x", .number(event.x)), ("y", .number(event.y))]))
+            }
+            return { dispatcher.removePointerListener(id) }
+        }
+        return StreamMethods.push(source, call)
+    }
+
+    static func emit(_ call: LuaCall) throws -> Int32 {
+        let name = try call.string(1)
+        call.runtime.output.emit(t: call.runtime.time, name: name, value: try call.value(2))
+        return 0
+    }
+}

@@ -1,0 +1,72 @@
+import CLua
+import MotionGestures
+
+/// Reads an options table (`motion.translation{threshold = 12}`), naming the option in every
+/// error, and rejecting options the function does not know (a typo is an error, not a no-op).
+struct Options {
+    let call: LuaCall
+    let index: Int32
+    let function: String
+    private let present: Bool
+
+    init(_ call: LuaCall, at index: Int32, for function: String, known: [String]) throws {
+        self.call = call
+        self.index = call.lua.absoluteIndex(index)
+        self.function = function
+        present = !call.lua.isNoneOrNil(index)
+        guard present else { return }
+        guard call.lua.isTable(index) else {
+            throw LuaBindingError("bad argument #1 to '\(function)' (table of options expected, got \(call.lua.typeName(at: index)))")
+        }
+        let lua = call.lua
+        lua.pushNil()
+        while lua_next(lua.L, self.index) != 0 {
+            lua.pop()
+            guard let key = lua.string(at: -1), known.contains(key) else {
+                let shown = lua.string(at: -1).map { "'\($0)'" } ?? "of type \(lua.typeName(at: -1))"
+                lua.pop()
+                throw LuaBindingError("\(function): unknown option \(shown) (known: \(known.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    private func withField<T>(_ key: String, _ body: () throws -> T?) rethrows -> T? {
+        guard present else { return nil }
+        call.lua.getField(key, in: index)
+        defer { call.lua.pop() }
+        if call.lua.isNoneOrNil(-1) { return nil }
+        return try body()
+    }
+
+    func number(_ key: String, min: Double? = nil, exclusiveMin: Bool = false) throws -> Double? {
+        try withField(key) {
+            guard let value = call.lua.number(at: -1) else {
+                throw LuaBindingError("\(function): option '\(key)' must be a number, got \(call.lua.typeName(at: -1))")
+            }
+            guard value.isFinite else { throw LuaBindingError("\(function): option '\(key)' must be finite") }
+            if let min, exclusiveMin ? value <= min : value < min {
+                throw LuaBindingError("\(function): option '\(key)' must be \(exclusiveMin ? ">" : ">=") \(JSONText.number(min)), got \(JSONText.number(value))")
+            }
+            return value
+        }
+    }
+
+    func integer(_ key: String, min: Int) throws -> Int? {
+        try withField(key) {
+            guard let value = call.lua.integer(at: -1) else {
+                throw LuaBindingError("\(function): option '\(key)' must be an integer, got \(call.lua.number(at: -1).map(JSONText.number) ?? call.lua.typeName(at: -1))")
+            }
+            guard value >= min else { throw LuaBindingError("\(function): option '\(key)' must be >= \(min), got \(value)") }
+            return value
+        }
+    }
+
+    func element(_ key: String = "element") throws -> Element? {
+        try withField(key) {
+            guard let box: ElementBox = LuaObject.get(call.lua, at: -1, .element) else {
+                throw LuaBindingError("\(function): option '\(key)' must be an element (motion.element{...} or motion.screen), got \(call.lua.typeName(at: -1))")
+            }
+            return box.element
+        }
+    }
+}

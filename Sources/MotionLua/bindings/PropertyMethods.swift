@@ -1,0 +1,33 @@
+/// `p:read()` and `p:write(v)`; properties have every stream method too.
+enum PropertyMethods {
+    static let all: [(String, Int)] = [
+        ("read", BindingTable.register("read", read)),
+        ("write", BindingTable.register("write", write)),
+    ]
+
+    static let maxWriteDepth = 100
+
+    static func read(_ call: LuaCall) throws -> Int32 {
+        let box: LuaProperty = try call.object(1, .property)
+        LuaConversion.push(box.property.read(), on: call.lua)
+        return 1
+    }
+
+    static func write(_ call: LuaCall) throws -> Int32 {
+        let box: LuaProperty = try call.object(1, .property)
+        write(try call.value(2), to: box, call.runtime, call.place)
+        return 0
+    }
+
+    /// Writes with a guard: a property written, through its own subscriptions, more than
+    /// `maxWriteDepth` times within one write is a loop, reported instead of overflowing.
+    static func write(_ value: MotionValue, to box: LuaProperty, _ runtime: LuaRuntime, _ place: String) {
+        guard box.writeDepth < maxWriteDepth else {
+            runtime.fail(.runtime, "\(place) a property is written from its own subscription in a loop")
+            return
+        }
+        box.writeDepth += 1
+        defer { box.writeDepth -= 1 }
+        box.property.write(value)
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+struct Motionscript: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "motionscript",
+        abstract: "Gesture pipelines in Lua, on the Material Motion streams model.",
+        subcommands: [RunCommand.self]
+    )
+}
