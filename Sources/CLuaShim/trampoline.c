@@ -2,6 +2,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Per-state bookkeeping, reached through lua_getextraspace. */
@@ -57,11 +58,15 @@ double ms_monotonic(void) {
 }
 
 static void deadline_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     ms_Extra *e = extra(L);
     if (e->deadline > 0 && ms_monotonic() > e->deadline) {
         e->timedOut = 1;
-        luaL_error(L, "timeout: the script ran past its time limit");
+        lua_getinfo(L, "Sl", ar);
+        if (ar->currentline > 0)
+            lua_pushfstring(L, "%s:%d: timeout: the script ran past its time limit", ar->short_src, ar->currentline);
+        else
+            lua_pushstring(L, "timeout: the script ran past its time limit");
+        lua_error(L);
     }
 }
 
@@ -101,6 +106,8 @@ int ms_traceback(lua_State *L) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
+    /* An error carried out of a callback has its traceback already. */
+    if (strstr(msg, "\nstack traceback:") != NULL) return 1;
     luaL_traceback(L, L, msg, 1);
     return 1;
 }

@@ -45,8 +45,9 @@ private let bindingEntry: ms_SwiftFunction = { state in
     defer { runtime.activeState = saved }
     do {
         let results = try body(LuaCall(lua: lua, runtime: runtime, name: name))
-        // A callback run by this binding raised: carry its error into the calling script.
-        if let error = runtime.pendingError {
+        // A callback run by this binding raised: carry its error into the calling script,
+        // which now owns it (a `pcall` there may handle it).
+        if let error = runtime.takePendingError() {
             lua.push(error.message)
             return MS_RAISE
         }

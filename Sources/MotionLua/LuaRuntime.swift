@@ -86,10 +86,15 @@ public final class LuaRuntime {
         if pendingError == nil { pendingError = ScriptError(kind, message) }
     }
 
+    func takePendingError() -> ScriptError? {
+        defer { pendingError = nil }
+        return pendingError
+    }
+
     /// Records the error a pcall left on top of the stack.
     func reportLuaError(status: Int32, lua: Lua) {
         if ms_timedout(mainState) != 0 {
-            fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit\n" + (lua.string(at: -1) ?? ""))
+            fail(.timeout, lua.string(at: -1) ?? "\(scriptPath): timeout: the script ran past its time limit")
         } else if status == LUA_ERRMEM {
             let limit = ms_memorylimit(mainState)
             fail(.memory, "\(scriptPath): not enough memory" + (limit > 0 ? " (the Lua memory limit is \(limit) bytes)" : ""))

@@ -69,6 +69,7 @@ enum MotionModule {
             element: try options.element() ?? .screen,
             threshold: try options.number("threshold", min: 0) ?? TranslationGestureRecognizer.defaultThreshold,
             minPointers: minPointers, maxPointers: maxPointers)
+        recognizer.isEnabled = try options.bool("enabled") ?? true
         return add(recognizer, call)
     }
 

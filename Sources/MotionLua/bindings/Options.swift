@@ -61,6 +61,15 @@ struct Options {
         }
     }
 
+    func bool(_ key: String) throws -> Bool? {
+        try withField(key) {
+            guard let value = call.lua.bool(at: -1) else {
+                throw LuaBindingError("\(function): option '\(key)' must be a boolean, got \(call.lua.typeName(at: -1))")
+            }
+            return value
+        }
+    }
+
     func element(_ key: String = "element") throws -> Element? {
         try withField(key) {
             guard let box: ElementBox = LuaObject.get(call.lua, at: -1, .element) else {
