@@ -38,10 +38,10 @@ let package = Package(
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams"]),
-        .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures"]),
-        .testTarget(name: "MotionInputTests", dependencies: ["MotionInput"]),
-        .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost"]),
+        .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams"]),
+        .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
     ],
     swiftLanguageModes: [.v5]
 )

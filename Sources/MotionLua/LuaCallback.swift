@@ -14,9 +14,11 @@ public final class LuaCallback {
         self.ref = ref
         self.runtime = runtime
         self.place = place
+        runtime.liveCallbacks += 1
     }
 
     deinit {
+        runtime?.liveCallbacks -= 1
         runtime?.releaseReference(ref)
     }
 

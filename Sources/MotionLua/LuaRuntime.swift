@@ -51,6 +51,10 @@ public final class LuaRuntime {
 
     public var subscriptionCount: Int { subscriptions.count }
 
+    /// Lua functions held by Swift right now (callbacks of map, filter, subscribe): a leak
+    /// check, since each holds a registry reference and the closures around it.
+    public internal(set) var liveCallbacks = 0
+
     /// Loads the script and runs its setup. Throws ScriptError (syntax, runtime, timeout, memory).
     public func load() throws {
         let lua = Lua(mainState)
