@@ -1,6 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The per-event path crosses module boundaries (streams ← gestures ← Lua): specialize generics
+// across them, and leave exclusivity checks to debug builds, where the tests run.
+let hotPath: [SwiftSetting] = [
+    .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "motionscript",
     platforms: [.macOS(.v13)],
@@ -23,15 +29,15 @@ let package = Package(
         // the capped allocator and the timeout hook.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // Pure-Swift streams core: no Lua, no I/O.
-        .target(name: "MotionStreams"),
+        .target(name: "MotionStreams", swiftSettings: hotPath),
         // Pointer model, elements, recognizers, gesture sources and operators.
-        .target(name: "MotionGestures", dependencies: ["MotionStreams"]),
+        .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: hotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionGestures"]),
+        .target(name: "MotionInput", dependencies: ["MotionGestures"], swiftSettings: hotPath),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"]),
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"], swiftSettings: hotPath),
         // The run loop, output writer and commands' logic.
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"]),
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]

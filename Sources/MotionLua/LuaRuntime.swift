@@ -74,6 +74,16 @@ public final class LuaRuntime {
         if let pendingError { throw pendingError }
     }
 
+    /// The script's global `name` as a value (a property gives its current value).
+    public func global(_ name: String) -> MotionValue? {
+        guard !closed else { return nil }
+        let lua = Lua(mainState)
+        lua_getglobal(mainState, name)
+        defer { lua.pop() }
+        if let property: LuaProperty = LuaObject.get(lua, at: -1, .property) { return property.property.read() }
+        return try? LuaConversion.value(lua, at: -1)
+    }
+
     /// Feeds one input frame to the script's recognizers. Throws the first script error.
     public func handle(_ frame: Frame) throws {
         dispatcher.dispatch(frame)

@@ -1,1 +1,77 @@
-print("bench")
+// The drag pipeline over N synthetic move events, composed in Lua through motionscript and
+// written directly against the Swift API, in one process so the two share the machine's
+// mood. scripts/bench adds the plain-Lua peer and prints ratios.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionGestures
+import MotionHost
+import MotionLua
+import MotionStreams
+
+let arguments = CommandLine.arguments
+let n = arguments.count > 1 ? Int(arguments[1]) ?? 5_000_000 : 5_000_000
+let luaScript = arguments.count > 2 ? arguments[2] : "scripts/bench-lua/drag.lua"
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// Feeds a one-finger drag of n moves, reusing one frame: no allocation per event here.
+func drive(_ handle: (Frame) throws -> Void) rethrows {
+    var frame = Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 0, y: 0)])
+    try handle(frame)
+    frame.events[0].phase = .move
+    for i in 1...n {
+        let t = Double(i) * 0.008
+        frame.t = t
+        frame.events[0].t = t
+        frame.events[0].x = Double(i)
+        frame.events[0].y = Double(i) * 0.5
+        try handle(frame)
+    }
+    frame.events[0].phase = .up
+    frame.t += 0.008
+    try handle(frame)
+}
+
+final class NullOutput: MotionOutput {
+    func emit(t: Double, name: String, value: MotionValue) {}
+    func emit(t: Double, name: String, state: MotionState) {}
+    func log(_ line: String) {}
+}
+
+func runSwift() -> (seconds: Double, box: Point) {
+    let dispatcher = PointerDispatcher()
+    let box = ReactiveProperty(Point(x: 100, y: 200))
+    let pan = TranslationGestureRecognizer()
+    dispatcher.add(pan)
+    let subscription = gestureSource(pan).translation(addedTo: box).subscribe(box)
+    let start = now()
+    drive { dispatcher.dispatch($0) }
+    let seconds = now() - start
+    subscription.unsubscribe()
+    return (seconds, box.read())
+}
+
+func runLua() throws -> (seconds: Double, box: Point) {
+    let runtime = try LuaRuntime(scriptPath: luaScript, output: NullOutput())
+    defer { runtime.close() }
+    try runtime.load()
+    let start = now()
+    try drive { try runtime.handle($0) }
+    let seconds = now() - start
+    return (seconds, runtime.global("box")?.point ?? .zero)
+}
+
+do {
+    let swift = runSwift()
+    let lua = try runLua()
+    print("swift \(swift.seconds) \(swift.box.x) \(swift.box.y)")
+    print("lua \(lua.seconds) \(lua.box.x) \(lua.box.y)")
+} catch {
+    fputs("motionbench: \(error)\n", stderr)
+    exit(1)
+}

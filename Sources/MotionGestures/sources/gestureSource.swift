@@ -12,7 +12,9 @@ public func gestureSource(_ recognizer: GestureRecognizer) -> MotionObservable<G
 }
 
 private final class GestureConnection {
-    private weak var recognizer: GestureRecognizer?
+    // Strong until disconnect: a weak reference would give the recognizer a side table and
+    // slow down every retain on the per-event path. No cycle: the listener is unowned.
+    private var recognizer: GestureRecognizer?
     private let observer: MotionObserver<GestureValue>
     private var listenerID: Int?
     private var lastState: MotionState?
