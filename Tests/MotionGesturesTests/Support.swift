@@ -13,7 +13,7 @@ final class GestureLog {
     var last: GestureValue? { values.last }
 
     init(_ recognizer: GestureRecognizer) {
-        recognizer.addListener { [unowned self] in values.append($0) }
+        recognizer.addListener { [weak self] in self?.values.append($0) }
     }
 }
 
@@ -26,8 +26,8 @@ final class Recorder<T> {
     var subscription: Subscription!
 
     init(_ stream: MotionObservable<T>) {
-        subscription = stream.subscribe(next: { [unowned self] in events.append(.next($0)) },
-                                        state: { [unowned self] in events.append(.state($0)) })
+        subscription = stream.subscribe(next: { [weak self] in self?.events.append(.next($0)) },
+                                        state: { [weak self] in self?.events.append(.state($0)) })
     }
 }
 

@@ -9,8 +9,8 @@ final class Recorder<T> {
     var subscription: Subscription!
 
     init(_ stream: MotionObservable<T>) {
-        subscription = stream.subscribe(next: { [unowned self] in events.append(.next($0)) },
-                                        state: { [unowned self] in events.append(.state($0)) })
+        subscription = stream.subscribe(next: { [weak self] in self?.events.append(.next($0)) },
+                                        state: { [weak self] in self?.events.append(.state($0)) })
     }
 }
 

@@ -23,7 +23,8 @@ private final class TapConnection {
         self.tap = tap
         self.element = element
         self.observer = observer
-        listenerID = tap.addListener { [unowned self] value in propagate(value) }
+        // The recognizer keeps the connection alive until disconnect, even if the subscription is dropped.
+        listenerID = tap.addListener { [self] value in propagate(value) }
         // Populate the observer with the current gesture state.
         propagate(tap.value)
     }
