@@ -12,7 +12,7 @@ import MotionStreams
 /// cancelled, before the threshold was passed. While possible, a pair that breaks leaves the
 /// value at its neutral value and the next pair measures afresh. After the end, pointers still
 /// down are ignored until a new pointer goes down, which starts the next gesture.
-open class PairGestureRecognizer: GestureRecognizer {
+public class PairGestureRecognizer: GestureRecognizer {
     /// How far from the neutral value the value must get (strictly) before the gesture begins.
     public let threshold: Double
 
@@ -42,7 +42,7 @@ open class PairGestureRecognizer: GestureRecognizer {
 
     // MARK: The state machine
 
-    open override func process(t: Double) {
+    public override func process(t: Double) {
         if !gestureOpen {
             guard pointers.contains(where: { !$0.existedBefore }) else { return }
             gestureOpen = true
@@ -101,7 +101,7 @@ open class PairGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func didReset() {
+    public override func didReset() {
         gestureOpen = false
         pair = nil
         resetMeasure()

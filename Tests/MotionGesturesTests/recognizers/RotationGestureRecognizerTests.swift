@@ -8,8 +8,31 @@ private func at(_ angle: Double, _ radius: Double = 100) -> (Double, Double) {
     (radius * cos(angle), radius * sin(angle))
 }
 
+/// Seed 002, paragraph by paragraph, then the decisions of reference.md.
 @Suite struct RotationGestureRecognizerTests {
-    @Test func rotationIsTheAngleFromTheReferenceVectorToTheNewVector() throws {
+    @Test func isAGestureRecognizer() throws {
+        let element = Element(x: 0, y: 0, width: 10, height: 10)
+        let recognizer: GestureRecognizer = try RotationGestureRecognizer(element: element)
+        #expect(recognizer.value.kind == .rotation)
+        #expect(recognizer.element === element)
+        #expect(recognizer.isEnabled)
+        #expect(recognizer.state == .possible)
+    }
+
+    @Test func rotationAPI() throws {
+        let rotation = try RotationGestureRecognizer()
+        #expect(rotation.value.rotation == 0)
+        rotation.handle(frame(0, (1, .down, 0, 0), (2, .down, 0, 100)))
+        rotation.handle(frame(0.016, (2, .move, -100, 0)))  // from straight down to left: +π/2
+        #expect(close(rotation.value.rotation, Double.pi / 2, 1e-12))
+    }
+
+    @Test func recognitionThresholdAPI() throws {
+        #expect(try RotationGestureRecognizer().threshold == Double.pi / 36)
+        #expect(try RotationGestureRecognizer(threshold: 0.25).threshold == 0.25)
+    }
+
+    @Test func eventAlgorithmRotationIsTheAngleFromTheReferenceVectorToTheNewVector() throws {
         let rotation = try RotationGestureRecognizer()
         let log = GestureLog(rotation)
         rotation.handle(frame(0, (1, .down, 0, 0), (2, .down, 100, 100)))
@@ -120,7 +143,7 @@ private func at(_ angle: Double, _ radius: Double = 100) -> (Double, Double) {
         #expect(log.states == [.began, .cancelled])
     }
 
-    @Test func velocityIsInRadiansPerSecond() throws {
+    @Test func velocityAPIIsInRadiansPerSecond() throws {
         let rotation = try RotationGestureRecognizer(threshold: 0)
         let log = GestureLog(rotation)
         rotation.handle(frame(0, (1, .down, 0, 0), (2, .down, 100, 0)))
@@ -129,6 +152,15 @@ private func at(_ angle: Double, _ radius: Double = 100) -> (Double, Double) {
             rotation.handle(frame(0.016 * Double(k), (2, .move, x, y)))
         }
         #expect(close(log.last!.scalarVelocity, 0.625, 1e-6))
+    }
+
+    @Test func onlyPointersThatGoDownInsideTheElementFormThePair() throws {
+        let rotation = try RotationGestureRecognizer(element: Element(x: 0, y: 0, width: 200, height: 200))
+        let log = GestureLog(rotation)
+        rotation.handle(frame(0, (1, .down, 0, 0), (2, .down, 500, 0), (3, .down, 100, 0)))
+        rotation.handle(frame(0.016, (2, .move, 0, 500), (3, .move, 0, 100)))
+        #expect(log.last?.pointers == 2)
+        #expect(close(log.last!.rotation, Double.pi / 2, 1e-12))
     }
 
     @Test func outOfRangeThresholdThrows() {

@@ -2,8 +2,29 @@ import Testing
 import MotionStreams
 @testable import MotionGestures
 
+/// Seed 004, paragraph by paragraph, then the decisions of reference.md.
 @Suite struct ScaleGestureRecognizerTests {
-    @Test func scaleIsTheRelativeLengthOfTheNewVector() throws {
+    @Test func isAGestureRecognizer() throws {
+        let recognizer: GestureRecognizer = try ScaleGestureRecognizer()
+        #expect(recognizer.value.kind == .scale)
+        #expect(recognizer.element === Element.screen)
+        #expect(recognizer.state == .possible)
+    }
+
+    @Test func scaleAPI() throws {
+        let scale = try ScaleGestureRecognizer()
+        #expect(scale.value.scale == 1)  // 1 when idle
+        scale.handle(frame(0, (1, .down, 0, 0), (2, .down, 30, 40)))
+        scale.handle(frame(0.016, (2, .move, 60, 80)))
+        #expect(close(scale.value.scale, 2, 1e-12))
+    }
+
+    @Test func recognitionThresholdAPI() throws {
+        #expect(try ScaleGestureRecognizer().threshold == 0.05)
+        #expect(try ScaleGestureRecognizer(threshold: 0.2).threshold == 0.2)
+    }
+
+    @Test func eventAlgorithmScaleIsTheRelativeLengthOfTheNewVector() throws {
         let scale = try ScaleGestureRecognizer()
         let log = GestureLog(scale)
         #expect(scale.value.scale == 1)
@@ -59,7 +80,7 @@ import MotionStreams
         #expect(log.states == [.began, .changed, .ended, .failed, .began, .cancelled])
     }
 
-    @Test func velocityIsTheScaleRatePerSecond() throws {
+    @Test func velocityAPIIsTheScaleRatePerSecond() throws {
         let scale = try ScaleGestureRecognizer()
         let log = GestureLog(scale)
         scale.handle(frame(0, (1, .down, 0, 0), (2, .down, 100, 0)))
