@@ -1,23 +1,5 @@
-/// An out-of-range recognizer option, named so that the caller (the Lua layer) can report it:
-/// `threshold must be >= 0 (got -1.0)`.
-public struct RecognizerOptionError: Error, Equatable, CustomStringConvertible {
-    /// The option's name as scripts spell it (`threshold`, `taps`, `maxPointers` …).
-    public let option: String
-    /// The rejected value, as text.
-    public let value: String
-    /// What the option must be.
-    public let requirement: String
+import MotionStreams
 
-    public init(option: String, value: String, requirement: String) {
-        self.option = option
-        self.value = value
-        self.requirement = requirement
-    }
-
-    public var description: String { "\(option) must be \(requirement) (got \(value))" }
-
-    /// Throws unless `isValid`.
-    static func check<V>(_ isValid: Bool, _ option: String, _ value: V, _ requirement: String) throws {
-        if !isValid { throw RecognizerOptionError(option: option, value: "\(value)", requirement: requirement) }
-    }
-}
+/// An out-of-range recognizer option (`OptionError`, shared with sources), e.g.
+/// `taps must be >= 1 (got 0)`. Recognizer initializers throw it.
+public typealias RecognizerOptionError = OptionError
