@@ -34,4 +34,18 @@ import MotionStreams
         tracker.add(t: 0.3, x: 1010)
         #expect(close(tracker.velocity(at: 0.3).x, 200, 1e-9))
     }
+
+    @Test func theWholeWindowCountsAtOneKilohertz() {
+        // Still until 0.15 s, then 1000 units/s: the fit covers 0.1…0.2 s (101 samples).
+        var tracker = VelocityTracker()
+        func x(_ t: Double) -> Double { max(0, t - 0.15) * 1000 }
+        for k in 0...200 { tracker.add(t: Double(k) / 1000, x: x(Double(k) / 1000)) }
+        let samples = (100...200).map { (Double($0) / 1000, x(Double($0) / 1000)) }
+        let n = Double(samples.count)
+        let st = samples.reduce(0) { $0 + $1.0 }, sx = samples.reduce(0) { $0 + $1.1 }
+        let stt = samples.reduce(0) { $0 + $1.0 * $1.0 }, stx = samples.reduce(0) { $0 + $1.0 * $1.1 }
+        let expected = (n * stx - st * sx) / (n * stt - st * st)
+        #expect(close(tracker.velocity(at: 0.2).x, expected, 1e-6))
+        #expect(expected < 800)  // a window of only the last 32 samples would read 1000
+    }
 }
