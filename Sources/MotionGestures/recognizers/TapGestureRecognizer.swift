@@ -98,6 +98,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     public override func advance(to t: Double) {
+        if let pending = waiting, !requirements.contains(where: { $0.recognizer.isInProgress }) {
+            // A requirement that stopped without failing or recognizing (it was disabled): the
+            // waiting tap no longer has anything to wait for.
+            waiting = nil
+            value = pending
+            write(state: .recognized)
+        }
         guard !ignoringUntilLift, waiting == nil else { return }
         if let tapStart, t > tapStart + maxDuration + Self.timeTolerance {
             fail(at: tapStart + maxDuration)
@@ -123,7 +130,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
             liftedSum = .zero
             liftedCount = 0
         }
-        for pointer in pointers + lifted where (pointer.position - pointer.downPosition).length > maxMovement {
+        if pointers.contains(where: movedTooFar) || lifted.contains(where: movedTooFar) {
             fail(at: t)
             return
         }
@@ -157,6 +164,10 @@ public final class TapGestureRecognizer: GestureRecognizer {
         clearSequence()
         waiting = nil
         ignoringUntilLift = false
+    }
+
+    private func movedTooFar(_ pointer: TrackedPointer) -> Bool {
+        (pointer.position - pointer.downPosition).length > maxMovement
     }
 
     private func fail(at t: Double) {

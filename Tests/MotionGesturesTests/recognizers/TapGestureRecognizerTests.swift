@@ -219,6 +219,20 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
         #expect(singleLog.states == [.recognized])
     }
 
+    @Test func aWaitingSingleTapIsRecognizedWhenItsRequirementIsDisabled() throws {
+        let single = try TapGestureRecognizer()
+        let double = try TapGestureRecognizer(taps: 2)
+        single.require(toFail: double)
+        let singleLog = GestureLog(single)
+        let input = dispatcher(single, double)
+        input.dispatch(frame(0, (1, .down, 10, 10)))
+        input.dispatch(frame(0.1, (1, .up, 10, 10)))
+        double.isEnabled = false
+        input.advance(to: 0.2)
+        #expect(singleLog.states == [.recognized])
+        #expect(singleLog.last?.t == 0.1)
+    }
+
     @Test func outOfRangeOptionsThrowNamingTheOption() {
         func option(_ make: () throws -> TapGestureRecognizer) -> String? {
             do { _ = try make(); return nil } catch { return (error as? RecognizerOptionError)?.option }
