@@ -2,20 +2,30 @@ import MotionStreams
 
 /// Hands each input frame to every recognizer (in creation order) and to raw pointer
 /// listeners, and keeps the input clock.
+///
+/// Time: the dispatcher is the host's one place to move input time forward. `dispatch(_:)`
+/// first advances to the frame's time — every recognizer's time-based decisions (a tap whose
+/// interval ran out), then the actions scheduled on `clock` (delays) — and then hands the frame
+/// out. At the end of input the host calls `finish()`, which decides whatever is still waiting
+/// (stamped with the time it fell due) and runs everything still scheduled on `clock`.
 public final class PointerDispatcher {
     public private(set) var time: Double = 0
     public private(set) var recognizers: [GestureRecognizer] = []
+    /// The input clock that time-based operators and sources schedule on.
+    public let clock: InputClock
     private var pointerListeners: [(id: Int, call: (PointerEvent) -> Void)] = []
     private var nextID = 0
 
-    public init() {}
+    public init(clock: InputClock = InputClock()) {
+        self.clock = clock
+    }
 
     public func add(_ recognizer: GestureRecognizer) {
         recognizers.append(recognizer)
     }
 
     public func dispatch(_ frame: Frame) {
-        time = frame.t
+        advance(to: frame.t)
         for recognizer in recognizers {
             recognizer.handle(frame)
         }
@@ -24,6 +34,21 @@ public final class PointerDispatcher {
                 for listener in pointerListeners { listener.call(event) }
             }
         }
+    }
+
+    /// Moves input time to `t` without input: recognizers make the decisions due by then, in
+    /// creation order, then `clock` runs the actions due by then.
+    public func advance(to t: Double) {
+        if t.isFinite && t > time { time = t }
+        for recognizer in recognizers {
+            recognizer.advance(to: t)
+        }
+        clock.advance(to: t)
+    }
+
+    /// The end of input: `advance(to: .infinity)`. `time` stays at the last finite time.
+    public func finish() {
+        advance(to: .infinity)
     }
 
     @discardableResult

@@ -2,11 +2,13 @@ import MotionStreams
 
 /// Least-squares velocity over the last 100 ms of input time, as Android's VelocityTracker:
 /// 0 with fewer than two samples, and 0 once the newest sample is more than 40 ms old.
-/// A fixed ring of samples: no allocation per event.
+/// A fixed ring of samples: no allocation per event. The ring holds 128 samples, so the whole
+/// 100 ms window counts for input up to 1.27 kHz (evdev touchscreens report at most a few
+/// hundred frames per second).
 public struct VelocityTracker {
     public static let window = 0.100
     public static let staleAfter = 0.040
-    private static let capacity = 32  // a power of two: indices wrap with a mask
+    private static let capacity = 128  // a power of two: indices wrap with a mask
     private static let mask = capacity - 1
 
     private struct Sample {

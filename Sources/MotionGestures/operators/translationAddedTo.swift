@@ -18,20 +18,9 @@ extension MotionObservable where T == GestureValue {
     /// The same, with the initial position given by a read function.
     public func translation(addedTo read: @escaping () -> Point?,
                             in element: Element = .screen) -> MotionObservable<Point> {
-        _nextOperator(perSubscription: {
-            var cachedInitialPosition: Point?
-            return { value, next in
-                if value.state == .began || (value.state == .changed && cachedInitialPosition == nil) {
-                    cachedInitialPosition = read()
-                } else if value.state != .began && value.state != .changed {
-                    cachedInitialPosition = nil
-                }
-                if let cachedInitialPosition {
-                    let translation = value.translation(in: element)
-                    next(Point(x: cachedInitialPosition.x + translation.x,
-                               y: cachedInitialPosition.y + translation.y))
-                }
-            }
-        })
+        _cachedInitialValue(read) { cached, value in
+            let translation = value.translation(in: element)
+            return Point(x: cached.x + translation.x, y: cached.y + translation.y)
+        }
     }
 }

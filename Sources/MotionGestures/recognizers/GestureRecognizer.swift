@@ -2,10 +2,24 @@ import MotionStreams
 
 /// The common part of every recognizer: which pointers it follows (those that go down inside
 /// its element while it is enabled), its state, its current value and its listeners.
-/// Subclasses implement `process(t:)`, called once per frame that touched their pointers.
+/// Subclasses implement `process(t:)`, called once per frame that touched their pointers, and
+/// may implement `advance(to:)` for decisions that fall due with time alone (a tap's interval).
+///
+/// Input time: recognizers only know the time the input tells them. `handle(_:)` first advances
+/// to the frame's time; a host that wants time-based decisions without a frame (end of input)
+/// calls `advance(to:)` (`PointerDispatcher.advance(to:)` / `finish()` do it for all).
 open class GestureRecognizer {
     public let element: Element
-    public var isEnabled = true
+    /// A disabled recognizer takes no new pointers. Disabling it drops the pointers it tracks:
+    /// an active gesture is cancelled (listeners see `cancelled`), anything else silently
+    /// returns to `possible`.
+    public var isEnabled = true {
+        didSet {
+            guard oldValue && !isEnabled else { return }
+            if state.isActive { write(state: .cancelled) }
+            reset()
+        }
+    }
     /// The current snapshot; `value.state` is the recognizer state.
     public internal(set) var value: GestureValue
     public var state: GestureState { value.state }
@@ -30,8 +44,10 @@ open class GestureRecognizer {
     /// How many pointers the recognizer follows at most.
     open var maximumPointers: Int { Int.max }
 
-    /// Feeds one input frame. Frames that do not touch this recognizer's pointers are ignored.
+    /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
+    /// then frames that do not touch this recognizer's pointers are ignored.
     public func handle(_ frame: Frame) {
+        advance(to: frame.t)
         if value.state == .ended || value.state == .cancelled || value.state == .failed
             || value.state == .recognized {
             value.state = .possible  // the silent reset after a final state
@@ -80,13 +96,27 @@ open class GestureRecognizer {
     /// Computes the new value and state after the frame's pointer changes were applied.
     open func process(t: Double) {}
 
+    /// Makes the decisions that fall due when input time reaches `t` with no new input (a tap
+    /// that waited past its interval fails). Called by `handle(_:)` before each frame and by the
+    /// host for the end of input (`advance(to: .infinity)`); decisions are stamped with the time
+    /// they fell due, not with `t`. Time never goes back: an earlier `t` does nothing.
+    open func advance(to t: Double) {}
+
+    /// Whether the recognizer is in the middle of something (tracking pointers, or a tap waiting
+    /// for its next tap): what `TapGestureRecognizer.require(toFail:)` waits on.
+    open var isInProgress: Bool { !pointers.isEmpty }
+
     /// Drops every pointer and returns to possible without notifying (used when disabled).
     public func reset() {
         pointers.removeAll(keepingCapacity: true)
         lifted.removeAll(keepingCapacity: true)
         value.state = .possible
         value.pointers = 0
+        didReset()
     }
+
+    /// Subclasses clear their per-gesture state here (called by `reset()`).
+    open func didReset() {}
 
     /// Writes a state and notifies every listener with the new snapshot.
     public func write(state: GestureState) {

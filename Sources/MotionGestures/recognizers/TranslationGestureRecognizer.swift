@@ -3,10 +3,19 @@ import MotionStreams
 /// Recognizes drags: translation = centroid − reference centroid, recognized once the
 /// translation's length exceeds `threshold` (strict). The threshold gates `began` only; the
 /// value is measured from where the pointers went down. Adding or lifting pointers re-bases
-/// the reference so the translation does not jump.
+/// the reference so the translation does not jump. While fewer than `minPointers` are down
+/// (before `began`), movement does not count: the translation starts at zero when they are.
+///
+/// States: possible → began (first frame past the threshold with at least `minPointers`) →
+/// changed… → ended (all pointers lifted) | cancelled (input cancel); possible → failed when
+/// the pointers lift or are cancelled before the threshold was passed.
 public final class TranslationGestureRecognizer: GestureRecognizer {
+    /// Default `threshold`: 10 screen units of centroid movement (strictly more begins).
     public static let defaultThreshold = 10.0
+    /// Default `minPointers`: one pointer is enough.
     public static let defaultMinPointers = 1
+    /// Default `maxPointers`: no limit; pointers beyond `maxPointers` are not tracked.
+    public static let defaultMaxPointers = Int.max
 
     public let threshold: Double
     public let minPointers: Int
@@ -14,8 +23,15 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
     private var reference = Point.zero
     private var tracker = VelocityTracker()
 
+    /// Throws `RecognizerOptionError` for a negative or non-finite `threshold`, `minPointers`
+    /// below 1, or `maxPointers` below `minPointers`.
     public init(element: Element = .screen, threshold: Double = TranslationGestureRecognizer.defaultThreshold,
-                minPointers: Int = TranslationGestureRecognizer.defaultMinPointers, maxPointers: Int = .max) {
+                minPointers: Int = TranslationGestureRecognizer.defaultMinPointers,
+                maxPointers: Int = TranslationGestureRecognizer.defaultMaxPointers) throws {
+        try RecognizerOptionError.check(threshold >= 0 && threshold.isFinite, "threshold", threshold, ">= 0 and finite")
+        try RecognizerOptionError.check(minPointers >= 1, "minPointers", minPointers, ">= 1")
+        try RecognizerOptionError.check(maxPointers >= minPointers, "maxPointers", maxPointers,
+                                        ">= minPointers (\(minPointers))")
         self.threshold = threshold
         self.minPointers = minPointers
         self.maxPointers = maxPointers
@@ -24,6 +40,13 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
 
     public override var maximumPointers: Int { maxPointers }
 
+    public override func didReset() {
+        value.translation = .zero
+        value.velocity = .zero
+        reference = .zero
+        tracker.reset()
+    }
+
     public override func process(t: Double) {
         let previous = value.translation
         if pointerSetChanged {
@@ -31,6 +54,11 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
             reference = centroid - value.translation
         } else {
             value.translation = centroid - reference
+        }
+        if !state.isActive && !pointers.isEmpty && pointers.count < minPointers {
+            // Too few pointers to be this gesture yet: movement so far does not count.
+            value.translation = .zero
+            reference = centroid
         }
         if !pointers.isEmpty {
             value.centroid = centroid

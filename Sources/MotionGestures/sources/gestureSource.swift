@@ -22,7 +22,8 @@ private final class GestureConnection {
     init(subscribedTo recognizer: GestureRecognizer, observer: MotionObserver<GestureValue>) {
         self.recognizer = recognizer
         self.observer = observer
-        listenerID = recognizer.addListener { [unowned self] value in propagate(value) }
+        // The recognizer keeps the connection alive until disconnect, even if the subscription is dropped.
+        listenerID = recognizer.addListener { [self] value in propagate(value) }
         // Populate the observer with the current gesture state.
         propagate(recognizer.value)
     }

@@ -1,0 +1,20 @@
+import MotionStreams
+
+extension MotionObservable where T == GestureValue {
+    /// Emits the initial scale multiplied by the gesture's scale, with the cache of
+    /// `translation(addedTo:)`: the initial value is read on `began`, or on `changed` when
+    /// nothing is cached, and forgotten on any other state; the cache belongs to one subscription.
+    public func scale(addedTo initialScale: MotionObservable<Double>) -> MotionObservable<Double> {
+        scale(addedTo: { initialScale._read() })
+    }
+
+    /// The same, reading a property directly.
+    public func scale(addedTo initialScale: ReactiveProperty<Double>) -> MotionObservable<Double> {
+        scale(addedTo: { initialScale.read() })
+    }
+
+    /// The same, with the initial scale given by a read function.
+    public func scale(addedTo read: @escaping () -> Double?) -> MotionObservable<Double> {
+        _cachedInitialValue(read) { cached, value in cached * value.scale }
+    }
+}

@@ -1,0 +1,66 @@
+/// The input clock: time as the input tells it (event timestamps in seconds), never the wall
+/// clock, so replaying the same input gives the same output. The host advances it once per input
+/// frame (`PointerDispatcher` does this) and once more at the end of input. Time-based operators
+/// (`delay(by:on:)`) and sources schedule work on it.
+public final class InputClock {
+    /// The current input time. While a scheduled action runs, its scheduled time.
+    public private(set) var now: Double
+
+    private var pending: [(time: Double, order: Int, action: () -> Void)] = []
+    private var nextOrder = 0
+
+    public init(now: Double = 0) {
+        self.now = now
+    }
+
+    /// Runs `action` when the clock reaches `time` (at once on the next `advance` if `time` has
+    /// passed). Actions due at the same time run in the order they were scheduled.
+    @discardableResult
+    public func schedule(at time: Double, _ action: @escaping () -> Void) -> ScheduledAction {
+        let order = nextOrder
+        nextOrder += 1
+        // Keep `pending` sorted by (time, order): insert after every entry due no later.
+        var index = pending.count
+        while index > 0 && pending[index - 1].time > time { index -= 1 }
+        pending.insert((time, order, action), at: index)
+        return ScheduledAction { [weak self] in self?.cancel(order) }
+    }
+
+    /// How many scheduled actions have not run yet.
+    public var pendingCount: Int { pending.count }
+
+    /// The time of the earliest scheduled action, if any.
+    public var nextTime: Double? { pending.first?.time }
+
+    /// Runs, in time order, every action due at or before `time` (actions they schedule included),
+    /// then sets `now` to `time`. Time never goes backwards: an earlier `time` runs nothing.
+    /// `advance(to: .infinity)` at the end of input runs everything still pending, each at its
+    /// own time, and leaves `now` at the last of them.
+    public func advance(to time: Double) {
+        while let first = pending.first, first.time <= time {
+            pending.removeFirst()
+            if first.time > now { now = first.time }
+            first.action()
+        }
+        if time > now && time.isFinite { now = time }
+    }
+
+    private func cancel(_ order: Int) {
+        pending.removeAll { $0.order == order }
+    }
+}
+
+/// A handle on an action scheduled on an `InputClock`.
+public final class ScheduledAction {
+    private var cancelAction: (() -> Void)?
+
+    init(_ cancel: @escaping () -> Void) {
+        cancelAction = cancel
+    }
+
+    /// Prevents the action from running, if it has not run yet.
+    public func cancel() {
+        cancelAction?()
+        cancelAction = nil
+    }
+}

@@ -1,0 +1,15 @@
+/// The values springs and tweens animate: numbers and points.
+public protocol MotionVector: Equatable {
+    static var zero: Self { get }
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, s: Double) -> Self
+    /// Absolute value of a number, length of a point.
+    var magnitude: Double { get }
+}
+
+extension Double: MotionVector {}
+
+extension Point: MotionVector {
+    public var magnitude: Double { length }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import MotionStreams
+
+@Suite struct InputClockTests {
+    @Test func actionsRunInTimeOrderWhenTheClockIsAdvancedPastThem() {
+        let clock = InputClock()
+        var ran: [String] = []
+        clock.schedule(at: 0.2) { ran.append("b@\(clock.now)") }
+        clock.schedule(at: 0.1) { ran.append("a@\(clock.now)") }
+        clock.schedule(at: 0.2) { ran.append("c@\(clock.now)") }
+        clock.advance(to: 0.15)
+        #expect(ran == ["a@0.1"])
+        #expect(clock.now == 0.15)
+        clock.advance(to: 0.2)
+        #expect(ran == ["a@0.1", "b@0.2", "c@0.2"])
+    }
+
+    @Test func cancelledActionsDoNotRun() {
+        let clock = InputClock()
+        var ran = false
+        let action = clock.schedule(at: 1) { ran = true }
+        action.cancel()
+        clock.advance(to: 2)
+        #expect(!ran)
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func advancingToInfinityRunsEverythingAtItsOwnTime() {
+        let clock = InputClock()
+        var times: [Double] = []
+        clock.schedule(at: 0.5) {
+            times.append(clock.now)
+            clock.schedule(at: clock.now + 0.25) { times.append(clock.now) }
+        }
+        clock.advance(to: .infinity)
+        #expect(times == [0.5, 0.75])
+        #expect(clock.now == 0.75)
+    }
+
+    @Test func timeNeverGoesBackwards() {
+        let clock = InputClock(now: 1)
+        clock.advance(to: 0.5)
+        #expect(clock.now == 1)
+    }
+}

@@ -1,0 +1,7 @@
+import Testing
+import MotionStreams
+
+@Test func toStringFormatsValues() {
+    #expect(Recorder(just([20.0, 0.5]).toString()).values == ["20", "0.5"])
+    #expect(Recorder(just([true]).toString()).values == ["true"])
+}
