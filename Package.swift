@@ -4,7 +4,7 @@ import PackageDescription
 // The per-event path crosses module boundaries (streams ← gestures ← Lua): specialize generics
 // across them, and leave exclusivity checks to debug builds, where the tests run.
 let hotPath: [SwiftSetting] = [
-    .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
 let package = Package(

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import MotionStreams
 
 /// A Swift function callable from Lua. It never raises: it returns the number of results
 /// it pushed, or throws, and the dispatcher turns the throw into a Lua error raised by the C
@@ -52,6 +53,9 @@ private let bindingEntry: ms_SwiftFunction = { state in
             return MS_RAISE
         }
         return results
+    } catch let error as OptionError {
+        lua.push(lua.whereString(level: 1) + "\(name): \(error)")
+        return MS_RAISE
     } catch let error as LuaBindingError {
         lua.push(lua.whereString(level: 1) + error.message)
         return MS_RAISE

@@ -43,10 +43,10 @@ final class NullOutput: MotionOutput {
     func log(_ line: String) {}
 }
 
-func runSwift() -> (seconds: Double, box: Point) {
+func runSwift() throws -> (seconds: Double, box: Point) {
     let dispatcher = PointerDispatcher()
     let box = ReactiveProperty(Point(x: 100, y: 200))
-    let pan = TranslationGestureRecognizer()
+    let pan = try TranslationGestureRecognizer()
     dispatcher.add(pan)
     let subscription = gestureSource(pan).translation(addedTo: box).subscribe(box)
     let start = now()
@@ -67,7 +67,7 @@ func runLua() throws -> (seconds: Double, box: Point) {
 }
 
 do {
-    let swift = runSwift()
+    let swift = try runSwift()
     let lua = try runLua()
     print("swift \(swift.seconds) \(swift.box.x) \(swift.box.y)")
     print("lua \(lua.seconds) \(lua.box.x) \(lua.box.y)")

@@ -65,7 +65,7 @@ enum MotionModule {
         guard maxPointers >= minPointers else {
             throw LuaBindingError("\(call.name): option 'maxPointers' (\(maxPointers)) must be >= 'minPointers' (\(minPointers))")
         }
-        let recognizer = TranslationGestureRecognizer(
+        let recognizer = try TranslationGestureRecognizer(
             element: try options.element() ?? .screen,
             threshold: try options.number("threshold", min: 0) ?? TranslationGestureRecognizer.defaultThreshold,
             minPointers: minPointers, maxPointers: maxPointers)
