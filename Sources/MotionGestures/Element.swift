@@ -11,8 +11,8 @@ public final class Element: Sendable {
     public let rotation: Double
     public let scale: Double
     public let isScreen: Bool
-    private let cosR: Double
-    private let sinR: Double
+    @usableFromInline let cosR: Double
+    @usableFromInline let sinR: Double
 
     public convenience init(x: Double = 0, y: Double = 0, width: Double, height: Double,
                 rotation: Double = 0, scale: Double = 1) {
@@ -37,14 +37,14 @@ public final class Element: Sendable {
                                        rotation: 0, scale: 1, isScreen: true)
 
     /// A screen-space vector in this element's space (no origin shift).
-    @inline(__always)
+    @inlinable
     public func convertVector(fromScreen v: Point) -> Point {
         if isScreen { return v }
         return Point(x: (v.x * cosR + v.y * sinR) / scale, y: (-v.x * sinR + v.y * cosR) / scale)
     }
 
     /// A screen point in this element's space.
-    @inline(__always)
+    @inlinable
     public func convert(fromScreen p: Point) -> Point {
         if isScreen { return p }
         return convertVector(fromScreen: Point(x: p.x - x, y: p.y - y))

@@ -40,14 +40,17 @@ public struct GestureValue: Sendable, Equatable {
         self.taps = taps
     }
 
+    @inlinable
     public func location(in element: Element = .screen) -> Point {
         element.convert(fromScreen: centroid)
     }
 
+    @inlinable
     public func translation(in element: Element = .screen) -> Point {
         element.convertVector(fromScreen: translation)
     }
 
+    @inlinable
     public func velocity(in element: Element = .screen) -> Point {
         element.convertVector(fromScreen: velocity)
     }

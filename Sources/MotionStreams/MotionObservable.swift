@@ -3,16 +3,17 @@ public struct MotionObservable<T> {
     public typealias Disconnect = () -> Void
     public let connect: (MotionObserver<T>) -> Disconnect
 
+    @inlinable
     public init(_ connect: @escaping (MotionObserver<T>) -> Disconnect) {
         self.connect = connect
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(_ observer: MotionObserver<T>) -> Subscription {
         Subscription(connect(observer))
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(next: @escaping (T) -> Void,
                           state: @escaping (MotionState) -> Void = { _ in }) -> Subscription {
         subscribe(MotionObserver(next: next, state: state))

@@ -1,16 +1,18 @@
 /// A readable, writable value that is also a stream: subscribing emits the current value at
 /// once, and every write notifies every observer (no dedupe).
 public final class ReactiveProperty<T> {
-    private var value: T
-    private var observers: [(id: Int, observer: MotionObserver<T>)] = []
-    private var nextID = 0
+    @usableFromInline var value: T
+    @usableFromInline var observers: [(id: Int, observer: MotionObserver<T>)] = []
+    @usableFromInline var nextID = 0
 
     public init(_ initial: T) {
         value = initial
     }
 
+    @inlinable
     public func read() -> T { value }
 
+    @inlinable
     public func write(_ newValue: T) {
         value = newValue
         // Iterate a copy: an observer may unsubscribe (or subscribe) while we notify.
@@ -22,6 +24,7 @@ public final class ReactiveProperty<T> {
     public var observerCount: Int { observers.count }
 
     /// The property as a stream.
+    @inlinable
     public var stream: MotionObservable<T> {
         MotionObservable { [self] observer in
             let id = nextID
@@ -37,7 +40,7 @@ public final class ReactiveProperty<T> {
 
 extension MotionObservable {
     /// Writes every value into `property`.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(_ property: ReactiveProperty<T>) -> Subscription {
         subscribe(next: { property.write($0) })
     }

@@ -1,7 +1,8 @@
 /// A live connection to a stream. `unsubscribe()` disconnects the first time only.
 public final class Subscription {
-    private var disconnect: (() -> Void)?
+    @usableFromInline var disconnect: (() -> Void)?
 
+    @inlinable
     public init(_ disconnect: @escaping () -> Void) {
         self.disconnect = disconnect
     }

@@ -1,5 +1,6 @@
 extension MotionObservable {
     /// Emits `transform(value)` for every value.
+    @inlinable
     public func _map<U>(_ transform: @escaping (T) -> U) -> MotionObservable<U> {
         MotionObservable<U> { observer in
             let next = observer.next
