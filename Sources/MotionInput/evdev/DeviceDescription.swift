@@ -47,7 +47,6 @@ public struct DeviceDescription: Sendable, Equatable {
     /// Marks a code supported (and its type).
     public mutating func add(type: UInt16, code: UInt16) {
         codes[type, default: []].insert(code)
-        codes[EV.SYN, default: []].insert(type == EV.SYN ? code : SYN.REPORT)
     }
 
     /// Sets the codes of `type` from a kernel bitmap (bit n of byte n/8 = code n).
@@ -71,7 +70,10 @@ public struct DeviceDescription: Sendable, Equatable {
         var out = [UInt8](repeating: 0, count: bytes)
         var set = codes[type] ?? []
         if type == EV.SYN {
-            set.formUnion(codes.filter { !$0.value.isEmpty }.keys)
+            // The EV_SYN bitmap is the list of supported types.
+            set = Set(codes.filter { !$0.value.isEmpty && $0.key != EV.SYN }.keys)
+            set.insert(EV.SYN)
+            if !absinfo.isEmpty { set.insert(EV.ABS) }
         }
         if type == EV.ABS { set.formUnion(absinfo.keys) }
         for code in set where Int(code) / 8 < bytes { out[Int(code) / 8] |= UInt8(1 << (code % 8)) }
