@@ -7,8 +7,9 @@ import MotionGestures
 /// - multi-touch protocol B (slots; `ABS_MT_TRACKING_ID` >= 0 starts a contact, -1 lifts it; values
 ///   are not re-sent when unchanged, so per-slot state persists across frames). Pointer id = tracking id.
 /// - multi-touch protocol A (contacts separated by `SYN_MT_REPORT`, no ids): contacts are matched to
-///   the previous frame's by nearest neighbour (closest pairs first); unmatched old contacts lift,
-///   unmatched new ones go down with a fresh id from a counter.
+///   the previous frame's by nearest neighbour (closest pairs first, pairs further apart than a fifth
+///   of the axis diagonal never match); unmatched old contacts lift, unmatched new ones go down with a
+///   fresh id from a counter.
 /// - single-touch devices (`ABS_X/Y` + `BTN_TOUCH`), ignored when the device has multi-touch axes so
 ///   the kernel's single-touch emulation is not counted twice.
 /// - relative pointers (`REL_X/Y` + `BTN_LEFT`): the position is accumulated from a start point
@@ -82,6 +83,9 @@ public final class EvdevDecoder {
     }
     private var contacts: [Contact] = []
     private var incoming: [(x: Int32, y: Int32, used: Bool)] = []
+    /// Squared distance beyond which a protocol A contact is a lift plus a new touch rather than a move:
+    /// (a fifth of the axis diagonal)², when the ranges are known; otherwise unlimited.
+    private let maxJumpSquared: Int64
 
     // Single touch.
     private var stTouch = false
@@ -122,6 +126,12 @@ public final class EvdevDecoder {
             stMap = (.identity, .identity)
             relX = 0
             relY = 0
+        }
+        if let rx = a[ABS.MT_POSITION_X] ?? a[ABS.X], let ry = a[ABS.MT_POSITION_Y] ?? a[ABS.Y], rx.maximum > rx.minimum, ry.maximum > ry.minimum {
+            let w = Int64(rx.maximum) - Int64(rx.minimum), h = Int64(ry.maximum) - Int64(ry.minimum)
+            maxJumpSquared = (w * w + h * h) / 25
+        } else {
+            maxJumpSquared = .max
         }
         if device.has(type: EV.ABS, code: ABS.MT_SLOT) {
             protocolMT = .b
@@ -324,6 +334,7 @@ public final class EvdevDecoder {
                     let dx = Int64(contacts[i].x) - Int64(incoming[j].x)
                     let dy = Int64(contacts[i].y) - Int64(incoming[j].y)
                     let d = dx * dx + dy * dy
+                    if d > maxJumpSquared { continue }
                     if best == nil || d < best!.d { best = (i, j, d) }
                 }
             }
