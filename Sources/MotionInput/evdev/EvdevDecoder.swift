@@ -36,6 +36,7 @@ public final class EvdevDecoder {
     public private(set) var frameCount = 0
 
     private let strict: Bool
+    private let describedBySource: Bool
     private let surface: Surface?
 
     private struct Pending {
@@ -106,6 +107,9 @@ public final class EvdevDecoder {
     ///   - strict: file semantics: a position for a slot without a tracking id is an error. Live
     ///     devices pass false, since fingers may already be down when reading starts.
     public init(device: DeviceDescription, options: EventFileOptions = EventFileOptions(), strict: Bool = true) {
+        // The protocol is read from what the source described, before explicit ranges are merged in.
+        let described = device
+        describedBySource = described.isDescribed
         var device = device
         for (code, info) in options.axes { device.absinfo[code] = info }
         self.device = device
@@ -133,9 +137,9 @@ public final class EvdevDecoder {
         } else {
             maxJumpSquared = .max
         }
-        if device.has(type: EV.ABS, code: ABS.MT_SLOT) {
+        if described.has(type: EV.ABS, code: ABS.MT_SLOT) {
             protocolMT = .b
-        } else if device.has(type: EV.ABS, code: ABS.MT_POSITION_X) {
+        } else if described.has(type: EV.ABS, code: ABS.MT_POSITION_X) {
             protocolMT = .a
         }
         if let slotInfo = a[ABS.MT_SLOT], slotInfo.maximum >= 0 {
@@ -236,7 +240,7 @@ public final class EvdevDecoder {
         case .a: try commitContacts()
         case .none: try commitSingleTouch()
         }
-        if device.isDescribed ? (device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)) : !sawAbs {
+        if describedBySource ? (device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)) : !sawAbs {
             commitRelative()
         }
         guard !out.isEmpty else { return nil }
