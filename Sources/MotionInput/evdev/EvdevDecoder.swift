@@ -57,6 +57,7 @@ public final class EvdevDecoder {
     private enum MultiTouch { case none, a, b }
     private var protocolMT: MultiTouch = .none
     private var sawAbs = false
+    private let describedA: Bool
 
     private let mtMap: (x: AxisMapping, y: AxisMapping)?
     private let stMap: (x: AxisMapping, y: AxisMapping)?
@@ -137,11 +138,12 @@ public final class EvdevDecoder {
         } else {
             maxJumpSquared = .max
         }
+        // Slots mean protocol B. Protocol A is learned from its SYN_MT_REPORTs instead of from the
+        // description: a partial description (a recording made from a pipe) must not mislead.
         if described.has(type: EV.ABS, code: ABS.MT_SLOT) {
             protocolMT = .b
-        } else if described.has(type: EV.ABS, code: ABS.MT_POSITION_X) {
-            protocolMT = .a
         }
+        describedA = !described.has(type: EV.ABS, code: ABS.MT_SLOT) && described.has(type: EV.ABS, code: ABS.MT_POSITION_X)
         if let slotInfo = a[ABS.MT_SLOT], slotInfo.maximum >= 0 {
             maxSlot = Int(slotInfo.maximum)
             currentSlot = min(max(Int(slotInfo.value), 0), maxSlot)
@@ -231,14 +233,14 @@ public final class EvdevDecoder {
                     protocolMT = .b
                 } else if ABS.isMultiTouch(p.code) {
                     // Keep looking: a SYN_MT_REPORT later in the frame means protocol A.
-                    if !pending.contains(where: { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }) { protocolMT = .b }
+                    if !pending.contains(where: { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }) { protocolMT = describedA ? .a : .b }
                 }
             }
         }
         switch protocolMT {
         case .b: try commitSlots()
         case .a: try commitContacts()
-        case .none: try commitSingleTouch()
+        case .none: if !describedA { try commitSingleTouch() }
         }
         if describedBySource ? (device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)) : !sawAbs {
             commitRelative()

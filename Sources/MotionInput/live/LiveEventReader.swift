@@ -164,26 +164,9 @@ public final class LiveEventReader {
                 start = 0
                 end = leftover
             }
-            // Read what is there before waiting.
-            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
-            if n > 0 {
-                end += n
-                continue
-            }
-            if n == 0 { return finish("end of input") }
-            let e = errno
-            switch e {
-            case EAGAIN, EWOULDBLOCK, EINTR:
-                break
-            case ENODEV:
-                return finish("device disappeared")
-            default:
-                throw InputError(file: path, "read error: \(String(cString: strerror(e)))")
-            }
             var waitMs: Int32 = -1
             if let deadline {
-                let left = deadline - Self.now()
-                if left <= 0 { return .timeout }
+                let left = max(0, deadline - Self.now())
                 waitMs = Int32(min(left * 1000, 1_000_000).rounded(.up))
             }
             var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
@@ -194,9 +177,27 @@ public final class LiveEventReader {
                 throw InputError(file: path, "poll failed: \(String(cString: strerror(errno)))")
             }
             if fds[1].revents != 0 { return finish("stopped") }
-            if rc == 0 { continue }  // timed out: the deadline check above answers
+            if rc == 0 {
+                if let deadline, Self.now() >= deadline { return .timeout }
+                continue
+            }
             if fds[0].revents & Int16(POLLNVAL) != 0 { return finish("device closed") }
-            // POLLIN or POLLHUP/POLLERR: read again; EOF or ENODEV ends there.
+            // Poll before reading: a FIFO without a writer yet reads as EOF, but polls as idle.
+            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            if n > 0 {
+                end += n
+                continue
+            }
+            if n == 0 { return finish("end of input") }
+            let e = errno
+            switch e {
+            case EAGAIN, EWOULDBLOCK, EINTR:
+                continue
+            case ENODEV:
+                return finish("device disappeared (unplugged or removed)")
+            default:
+                throw InputError(file: path, "read error: \(String(cString: strerror(e)))")
+            }
         }
     }
 
