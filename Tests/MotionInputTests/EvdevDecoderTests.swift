@@ -213,3 +213,23 @@ private let SLOT = ABS.MT_SLOT, TID = ABS.MT_TRACKING_ID, MX = ABS.MT_POSITION_X
         #expect(frames.isEmpty)
     }
 }
+
+@Suite struct LiveResyncTests {
+    /// After SYN_DROPPED the live device replays the kernel state: the lift that happened in the gap
+    /// and the tracking id that changed are seen, nothing is invented.
+    @Test func syntheticFrameRestoresKernelState() throws {
+        let before = [axis(0, SLOT, 0), axis(0, TID, 1), axis(0, MX, 10), axis(0, MY, 20),
+                      axis(0, SLOT, 1), axis(0, TID, 2), axis(0, MX, 30), axis(0, MY, 40), syn(0),
+                      ev(5, EV.SYN, SYN.DROPPED, 0), axis(6, MX, 99), syn(6)]
+        let sync = LiveResync.events(slots: [.init(trackingId: -1, x: 10, y: 20), .init(trackingId: 3, x: 50, y: 60)],
+                                     currentSlot: 1, singleTouch: (50, 60), keys: [(BTN.TOUCH, true)], sec: 1000, usec: 6000)
+        #expect(sync.count == 11)
+        let (frames, _) = try decode(before + sync, device: touchscreen(), strict: false)
+        #expect(frames.map(\.events) == [
+            [p(0, 1, .down, 10, 20), p(0, 2, .down, 30, 40)],
+            [p(0.006, 1, .up, 10, 20), p(0.006, 2, .up, 30, 40), p(0.006, 3, .down, 50, 60)],
+            [p(0.006, 3, .cancel, 50, 60)],
+        ])
+        #expect(LiveResync.getMTSlots(8) == 0x8008450a)
+    }
+}

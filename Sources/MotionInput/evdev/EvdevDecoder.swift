@@ -46,7 +46,8 @@ public final class EvdevDecoder {
         var place: Int
     }
     private var pending: [Pending] = []
-    private var dropping = false
+    /// True between a `SYN_DROPPED` and the `SYN_REPORT` that ends the discarded span.
+    public private(set) var isDropping = false
     private var resyncing = false
 
     private var started = false
@@ -174,14 +175,14 @@ public final class EvdevDecoder {
             switch e.code {
             case SYN.DROPPED:
                 droppedCount += 1
-                dropping = true
+                isDropping = true
                 resyncing = true
                 pending.removeAll(keepingCapacity: true)
                 return nil
             case SYN.REPORT:
                 defer { pending.removeAll(keepingCapacity: true) }
-                if dropping {
-                    dropping = false
+                if isDropping {
+                    isDropping = false
                     return nil
                 }
                 return try commit()
@@ -195,7 +196,7 @@ public final class EvdevDecoder {
         default:
             return nil
         }
-        if !dropping {
+        if !isDropping {
             pending.append(Pending(type: e.type, code: e.code, value: e.value, place: place))
         }
         return nil

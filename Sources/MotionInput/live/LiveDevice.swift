@@ -5,7 +5,8 @@ import MotionGestures
 /// stopped, the pointers still down are cancelled in one last frame and `endReason` says why.
 ///
 /// Ranges for `--surface` come from EVIOCGABS on an evdev node; on pipes and FIFOs pass them in
-/// `options.axes`. Unlike files, a position for a slot whose tracking id was never seen is ignored
+/// `options.axes`. After a `SYN_DROPPED` on an evdev node the device state is read back with ioctls
+/// (`LiveResync`); on pipes state resynchronizes from the following frames, as with files. Unlike files, a position for a slot whose tracking id was never seen is ignored
 /// (fingers may already be down when reading starts).
 public final class LiveDevice: FrameSource {
     /// What `nextFrame(timeout:)` produced.
@@ -53,7 +54,14 @@ public final class LiveDevice: FrameSource {
             switch try reader.next(timeout: left) {
             case .event(let event):
                 do {
+                    let wasDropping = decoder.isDropping
                     if let frame = try decoder.feed(event, place: 0) { return .frame(frame) }
+                    if wasDropping, !decoder.isDropping, reader.isEvdevNode,
+                       let sync = LiveResync.read(fd: reader.fileDescriptor, device: decoder.device, sec: event.sec, usec: event.usec) {
+                        var resynced: Frame?
+                        for e in sync { resynced = try decoder.feed(e, place: 0) ?? resynced }
+                        if let resynced { return .frame(resynced) }
+                    }
                 } catch let failure as EvdevDecoder.Failure {
                     throw InputError(file: reader.path, failure.message)
                 }
