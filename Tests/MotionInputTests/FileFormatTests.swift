@@ -266,9 +266,11 @@ private func libinputRecording(secondDeviceRows: String) -> String {
     @Test func unknownTypesCountedThroughTheReader() throws {
         let dir = TempDir()
         let path = dir.write("odd.raw", bytes: rawBytes([ev(0, 0x1d, 0, 0)] + tap + [ev(1, 0x20, 0, 0)]))
-        let source = try #require(try openEventFile(path: path) as? RawEvdevReader)
-        #expect(try source.readAll().count == 3)
-        #expect(source.unknownEventCount == 2)
+        let opened = try openEventFile(path: path)
+        let info = try #require(opened as? EvdevSourceInfo)
+        #expect(try opened.readAll().count == 3)
+        #expect(info.unknownEventCount == 2)
+        #expect(info.droppedCount == 0)
     }
 }
 

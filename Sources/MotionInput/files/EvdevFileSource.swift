@@ -2,7 +2,7 @@ import MotionGestures
 
 /// The common loop of the evdev-based readers: pull events from the format, feed the decoder,
 /// hand out frames, cancel what is still down at the end. Subclasses only produce events.
-public class EvdevFileSource: FrameSource {
+public class EvdevFileSource: FrameSource, EvdevSourceInfo {
     public let path: String
     let decoder: EvdevDecoder
     private var ended = false

@@ -8,7 +8,7 @@ import MotionGestures
 /// `options.axes`. After a `SYN_DROPPED` on an evdev node the device state is read back with ioctls
 /// (`LiveResync`); on pipes state resynchronizes from the following frames, as with files. Unlike files, a position for a slot whose tracking id was never seen is ignored
 /// (fingers may already be down when reading starts).
-public final class LiveDevice: FrameSource {
+public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// What `nextFrame(timeout:)` produced.
     public enum Next: Equatable {
         case frame(Frame)
