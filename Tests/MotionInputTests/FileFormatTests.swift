@@ -160,6 +160,8 @@ private func libinputRecording(secondDeviceRows: String) -> String {
               - evdev:
                 - [  0,  12000,   3,  53,     216] # EV_ABS / ABS_MT_POSITION_X       216
                 - [  0,  12000,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +12ms
+                                                   # Touch device in neutral state
+              # Current time is 10:00:01
               - evdev:
                 - [  1,   5000,   3,  57,      -1] # EV_ABS / ABS_MT_TRACKING_ID       -1
                 - [  1,   5000,   1, 330,       0] # EV_KEY / BTN_TOUCH                 0
