@@ -15,3 +15,13 @@ extension FrameSource {
         return frames
     }
 }
+
+/// What evdev-based sources (event files other than JSON Lines, live devices) report besides frames,
+/// for diagnostics: the device as described, and the events that were ignored.
+public protocol EvdevSourceInfo: AnyObject {
+    var device: DeviceDescription { get }
+    /// Events of types the kernel does not define: ignored and counted.
+    var unknownEventCount: Int { get }
+    /// `SYN_DROPPED` markers seen (the kernel's buffer overflowed).
+    var droppedCount: Int { get }
+}

@@ -1,0 +1,103 @@
+/// Reads evemu recordings (`evemu-record`, and `motionscript record`): `#` comments, a device
+/// description (`N:` name, `I:` ids, `P:` properties, `B:` code bitmaps, `A:` axis ranges; evemu 1.1
+/// `A:` lines lack the resolution) and `E: sec.usec type code value` lines, streamed line by line.
+/// Malformed lines are errors with `file:line`.
+public final class EvemuReader: EvdevFileSource {
+    private let reader: LineReader
+    private var firstEvent: (event: InputEventRecord, place: Int)?
+
+    public init(path: String, options: EventFileOptions = EventFileOptions()) throws {
+        reader = try LineReader(path: path)
+        var device = DeviceDescription()
+        var bitmaps: [UInt16: [UInt8]] = [:]
+        var properties: [UInt8] = []
+        var first: (InputEventRecord, Int)?
+        let path = reader.path
+        while first == nil {
+            var failure: String?
+            let more: Void? = try reader.nextLine { line in
+                if line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+                if line.hasPrefix("E:") {
+                    guard let e = Self.parseEvent(line) else { failure = Self.eventSyntax; return }
+                    first = (e, 0)
+                    return
+                }
+                var s = ByteScanner(line, at: 2)
+                if line.hasPrefix("N:") {
+                    device.name = s.rest()
+                } else if line.hasPrefix("I:") {
+                    var ids: [UInt16] = []
+                    while let v = s.integer(radix: 16), v >= 0, v <= 0xffff { ids.append(UInt16(v)) }
+                    guard ids.count == 4, s.atEndOrComment() else { failure = "malformed evemu line: expected 'I: bus vendor product version' (hex)"; return }
+                    (device.bus, device.vendor, device.product, device.version) = (ids[0], ids[1], ids[2], ids[3])
+                } else if line.hasPrefix("P:") {
+                    while let v = s.integer(radix: 16), v >= 0, v <= 0xff { properties.append(UInt8(v)) }
+                    guard s.atEndOrComment() else { failure = "malformed evemu line: expected 'P:' followed by hex bytes"; return }
+                } else if line.hasPrefix("B:") {
+                    guard let type = s.integer(radix: 16), type >= 0, type < 0x20 else { failure = "malformed evemu line: expected 'B: type bytes...' (hex)"; return }
+                    var bytes: [UInt8] = []
+                    while let v = s.integer(radix: 16), v >= 0, v <= 0xff { bytes.append(UInt8(v)) }
+                    guard s.atEndOrComment() else { failure = "malformed evemu line: expected 'B: type bytes...' (hex)"; return }
+                    bitmaps[UInt16(type), default: []].append(contentsOf: bytes)
+                } else if line.hasPrefix("A:") {
+                    guard let code = s.integer(radix: 16), code >= 0, code < 0x40 else { failure = Self.absSyntax; return }
+                    var values: [Int32] = []
+                    while let v = s.integer(), let v32 = Int32(exactly: v) { values.append(v32) }
+                    guard values.count == 4 || values.count == 5, s.atEndOrComment() else { failure = Self.absSyntax; return }
+                    device.absinfo[UInt16(code)] = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3],
+                                                          resolution: values.count == 5 ? values[4] : 0)
+                } else if line.hasPrefix("S:") {
+                    // Event-less "S:" (switch state) lines in some versions: nothing to decode.
+                } else {
+                    failure = "malformed evemu line: expected a description line (N:, I:, P:, B:, A:) or an event (E:)"
+                }
+            }
+            if let failure { throw InputError(file: path, line: reader.lineNumber, failure) }
+            if more == nil { break }
+        }
+        for (type, bitmap) in bitmaps { device.setBits(type: type, bitmap: bitmap) }
+        if !properties.isEmpty {
+            for (i, byte) in properties.enumerated() where byte != 0 {
+                for bit in 0..<8 where byte & (1 << bit) != 0 { device.properties.insert(i * 8 + bit) }
+            }
+        }
+        if let first { firstEvent = (first.0, reader.lineNumber) }
+        super.init(path: path, decoder: EvdevDecoder(device: device, options: options))
+    }
+
+    static let eventSyntax = "malformed evemu event: expected 'E: sec.usec type code value' (type and code hex, value decimal)"
+    static let absSyntax = "malformed evemu line: expected 'A: code min max fuzz flat [resolution]' (code hex)"
+
+    /// `E: 1284881103.697884 0003 0039 -001` with an optional `\t# comment`.
+    static func parseEvent(_ line: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
+        var s = ByteScanner(line, at: 2)
+        guard let sec = s.integer(), sec >= 0, s.take(46), let usec = s.fraction(places: 6),
+              let type = s.integer(radix: 16), type >= 0, type <= 0xffff,
+              let code = s.integer(radix: 16), code >= 0, code <= 0xffff,
+              let value = s.integer(), let v32 = Int32(exactly: value),
+              s.atEndOrComment() else { return nil }
+        return InputEventRecord(sec: sec, usec: usec, type: UInt16(type), code: UInt16(code), value: v32)
+    }
+
+    override func nextEvent() throws -> (event: InputEventRecord, place: Int)? {
+        if let first = firstEvent {
+            firstEvent = nil
+            return first
+        }
+        while true {
+            var failure: String?
+            var event: InputEventRecord?
+            let more: Void? = try reader.nextLine { line in
+                if line.hasPrefix("E:") {
+                    event = Self.parseEvent(line)
+                    if event == nil { failure = Self.eventSyntax }
+                } else if !(line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 })) {
+                    failure = "malformed evemu line: expected an event (E:) after the first event"
+                }
+            }
+            if let failure { throw InputError(file: path, line: reader.lineNumber, failure) }
+            guard more != nil else { return nil }
+            if let event { return (event, reader.lineNumber) }
+        }
+    }
+}

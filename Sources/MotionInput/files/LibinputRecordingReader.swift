@@ -1,0 +1,186 @@
+/// Reads `libinput record` YAML (version 1) with a focused line reader instead of a YAML library:
+/// the format is machine-written with fixed indentation, and reading it line by line keeps memory
+/// constant for long recordings.
+///
+/// Layout: top-level `version: 1` and `devices:`; each device `- node:` with an `evdev:` block
+/// (`name`, `id`, `codes`, `absinfo` as `code: [min, max, fuzz, flat, resolution]`, `properties`) and
+/// `events:`, a list of `- evdev:` blocks of `- [sec, usec, type, code, value]` rows (other blocks,
+/// such as `- libinput:`, are skipped). With several devices, the first one with touch or pointer axes
+/// (ABS_MT_POSITION_X, ABS_X, or REL_X + REL_Y) is decoded and the others are ignored.
+public final class LibinputRecordingReader: EvdevFileSource {
+    private let reader: LineReader
+    /// Indentation of the `- node:` items, and of the chosen device's keys (items + 2).
+    private let deviceIndent: Int
+    private var inEvdevBlock = false
+    private var done = false
+
+    public init(path: String, options: EventFileOptions = EventFileOptions()) throws {
+        reader = try LineReader(path: path)
+        var header = Header()
+        while true {
+            var failure: String?
+            let more: Void? = try reader.nextLine { line in
+                do { try header.consume(line) } catch let f as Header.Failure { failure = f.message }
+            }
+            if let failure { throw InputError(file: reader.path, line: reader.lineNumber, failure) }
+            if more == nil || header.chosen != nil { break }
+        }
+        guard header.sawDevices else {
+            throw InputError(file: reader.path, "not a libinput recording: no top-level 'devices:' list (expected the output of 'libinput record')")
+        }
+        guard let chosen = header.chosen else {
+            throw InputError(file: reader.path, "libinput recording has no device with touch or pointer axes")
+        }
+        deviceIndent = header.itemIndent
+        super.init(path: reader.path, decoder: EvdevDecoder(device: chosen, options: options))
+    }
+
+    /// The part before the chosen device's `events:`: top-level keys and device descriptions.
+    private struct Header {
+        struct Failure: Error { let message: String }
+        var sawVersion = false
+        var sawDevices = false
+        var itemIndent = -1
+        var device = DeviceDescription()
+        var inDevice = false
+        var deviceKey = ""
+        var evdevKey = ""
+        var skippingEvents = false
+        var chosen: DeviceDescription?
+
+        mutating func consume(_ line: UnsafeBufferPointer<UInt8>) throws {
+            var indent = 0
+            while indent < line.count, line[indent] == 32 { indent += 1 }
+            if indent == line.count || line[indent] == 35 { return }
+            let text = UnsafeBufferPointer(rebasing: line[indent...])
+            if !sawDevices {
+                guard indent == 0 else { return }
+                if text.hasPrefix("version:") {
+                    var s = ByteScanner(text, at: 8)
+                    guard let v = s.integer(), s.atEndOrComment() else { throw Failure(message: "malformed 'version:' line") }
+                    guard v == 1 else { throw Failure(message: "unsupported libinput recording version \(v) (expected 1)") }
+                    sawVersion = true
+                } else if text.hasPrefix("devices:") {
+                    guard sawVersion else {
+                        throw Failure(message: "not a libinput recording: 'devices:' without a preceding 'version: 1'")
+                    }
+                    sawDevices = true
+                } else if text[0] == 45 || !text.contains(58) {
+                    throw Failure(message: "not a libinput recording: expected top-level keys such as 'version: 1' and 'devices:'")
+                }
+                return
+            }
+            if text.hasPrefix("- ") && (itemIndent < 0 || indent == itemIndent) {
+                if itemIndent < 0 { itemIndent = indent }
+                device = DeviceDescription()
+                inDevice = true
+                skippingEvents = false
+                deviceKey = ""
+                return
+            }
+            if indent == 0 && text[0] != 45 {
+                // A top-level key after the device list ends it.
+                inDevice = false
+                return
+            }
+            guard inDevice else { return }
+            let keyIndent = itemIndent + 2
+            if indent == keyIndent && text[0] != 45 {
+                deviceKey = Self.key(text)
+                evdevKey = ""
+                if deviceKey == "events" && device.hasPointerAxes { chosen = device }
+                return
+            }
+            guard deviceKey == "evdev", indent > keyIndent else { return }
+            if indent == keyIndent + 2 {
+                evdevKey = Self.key(text)
+                var s = ByteScanner(text, at: evdevKey.utf8.count + 1)
+                switch evdevKey {
+                case "name":
+                    var name = s.rest()
+                    if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+                    device.name = name
+                case "id":
+                    let ids = try Self.list(&s, "id")
+                    if ids.count == 4 {
+                        (device.bus, device.vendor, device.product, device.version) = (UInt16(truncatingIfNeeded: ids[0]), UInt16(truncatingIfNeeded: ids[1]), UInt16(truncatingIfNeeded: ids[2]), UInt16(truncatingIfNeeded: ids[3]))
+                    }
+                case "properties":
+                    for p in try Self.list(&s, "properties") { device.properties.insert(Int(p)) }
+                default:
+                    break
+                }
+            } else if indent == keyIndent + 4, evdevKey == "codes" || evdevKey == "absinfo" {
+                var s = ByteScanner(text)
+                guard let code = s.integer(), code >= 0, code <= 0x2ff, s.take(58) else {
+                    throw Failure(message: "malformed '\(evdevKey)' entry: expected 'code: [...]'")
+                }
+                let values = try Self.list(&s, evdevKey)
+                if evdevKey == "codes" {
+                    for c in values where c >= 0 && c <= 0x2ff { device.add(type: UInt16(code), code: UInt16(c)) }
+                } else {
+                    guard values.count == 5, values.allSatisfy({ Int32(exactly: $0) != nil }) else {
+                        throw Failure(message: "malformed 'absinfo' entry: expected 'code: [min, max, fuzz, flat, resolution]'")
+                    }
+                    device.absinfo[UInt16(code)] = AbsInfo(minimum: Int32(values[0]), maximum: Int32(values[1]),
+                                                          fuzz: Int32(values[2]), flat: Int32(values[3]), resolution: Int32(values[4]))
+                }
+            }
+        }
+
+        static func key(_ text: UnsafeBufferPointer<UInt8>) -> String {
+            let end = text.firstIndex(of: 58) ?? text.count
+            return String(decoding: UnsafeBufferPointer(rebasing: text[..<end]), as: UTF8.self)
+        }
+
+        /// `[a, b, c]` of integers, then an optional comment.
+        static func list(_ s: inout ByteScanner, _ what: String) throws -> [Int64] {
+            guard s.take(91) else { throw Failure(message: "malformed '\(what)': expected '[...]'") }
+            var values: [Int64] = []
+            if s.take(93) { return values }
+            repeat {
+                guard let v = s.integer() else { throw Failure(message: "malformed '\(what)': expected integers in '[...]'") }
+                values.append(v)
+            } while s.take(44)
+            guard s.take(93), s.atEndOrComment() else { throw Failure(message: "malformed '\(what)': expected ']'") }
+            return values
+        }
+    }
+
+    static let rowSyntax = "malformed libinput event row: expected '- [sec, usec, type, code, value]'"
+
+    override func nextEvent() throws -> (event: InputEventRecord, place: Int)? {
+        while !done {
+            var failure: String?
+            var event: InputEventRecord?
+            let more: Void? = try reader.nextLine { line in
+                var indent = 0
+                while indent < line.count, line[indent] == 32 { indent += 1 }
+                if indent == line.count || line[indent] == 35 { return }
+                let text = UnsafeBufferPointer(rebasing: line[indent...])
+                if indent <= deviceIndent || (indent == deviceIndent + 2 && text[0] != 45) {
+                    done = true  // the next device, a top-level key, or another key of this device
+                    return
+                }
+                if indent == deviceIndent + 2 {
+                    inEvdevBlock = text.hasPrefix("- evdev:")
+                    return
+                }
+                guard inEvdevBlock, text.hasPrefix("- [") else { return }
+                var s = ByteScanner(text, at: 3)
+                guard let sec = s.integer(), s.take(44), let usec = s.integer(), s.take(44),
+                      let type = s.integer(), type >= 0, type <= 0xffff, s.take(44),
+                      let code = s.integer(), code >= 0, code <= 0xffff, s.take(44),
+                      let value = s.integer(), let v32 = Int32(exactly: value), s.take(93), s.atEndOrComment() else {
+                    failure = Self.rowSyntax
+                    return
+                }
+                event = InputEventRecord(sec: sec, usec: usec, type: UInt16(type), code: UInt16(code), value: v32)
+            }
+            if let failure { throw InputError(file: path, line: reader.lineNumber, failure) }
+            if more == nil { return nil }
+            if let event { return (event, reader.lineNumber) }
+        }
+        return nil
+    }
+}

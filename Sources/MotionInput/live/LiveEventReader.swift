@@ -1,0 +1,217 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads `struct input_event` records from a live source: an evdev node (`/dev/input/eventN`), or any
+/// readable descriptor carrying the same bytes (FIFO, pipe). A poll loop waits on the source and on a
+/// self-pipe, so `stop()` (or a signal handler writing one byte to `stopFileDescriptor`) wakes it at
+/// once. Records may arrive in pieces (a writer pausing mid-record): partial bytes are kept until the
+/// record is complete.
+public final class LiveEventReader {
+    /// What the next poll produced.
+    public enum Next: Equatable {
+        case event(InputEventRecord)
+        case timeout
+        /// The source ended (EOF, hang-up, device gone) or `stop()` was called; the reason says which.
+        case end(String)
+    }
+
+    public let path: String
+    public let fileDescriptor: Int32
+    /// From the ioctls on an evdev node; empty for pipes (pass axis ranges in the options instead).
+    public let device: DeviceDescription
+    /// True when `fileDescriptor` is an evdev node (the ioctls work).
+    public let isEvdevNode: Bool
+    /// Why reading ended, once it has.
+    public private(set) var endReason: String?
+
+    private let ownsDescriptor: Bool
+    private var grabbed = false
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var closed = false
+
+    /// Write any byte here to make a pending poll return and end reading; safe from a signal handler
+    /// (`write(2)` is async-signal-safe), e.g. keep it in a global and write to it on SIGINT/SIGTERM.
+    public var stopFileDescriptor: Int32 { wakeWrite }
+
+    /// Opens `path`: an evdev node (described through ioctls, grabbed when asked) or a FIFO of raw
+    /// records. Anything else is an error that says why.
+    public convenience init(path: String, grab: Bool = false) throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            let e = errno
+            throw InputError(file: path, Self.openMessage(e, path: path))
+        }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFCHR || kind == S_IFIFO else {
+            let what = kind == S_IFREG ? "a regular file (use --events to replay a recording)" : kind == S_IFDIR ? "a directory" : "not a character device"
+            throw InputError(file: path, "not an input device: \(what)")
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            throw InputError(file: path, Self.openMessage(e, path: path))
+        }
+        var device = DeviceDescription()
+        var isNode = false
+        var grabbed = false
+        if kind == S_IFCHR {
+            guard let d = EvdevIoctl.describe(fd) else {
+                let e = errno
+                Glibc.close(fd)
+                throw InputError(file: path, "not an input device: EVIOCGNAME failed (\(String(cString: strerror(e))))")
+            }
+            device = d
+            isNode = true
+            // Monotonic timestamps: wall-clock jumps must not distort gesture velocities. Best effort.
+            var clock = Int32(CLOCK_MONOTONIC)
+            _ = withUnsafeMutablePointer(to: &clock) { ioctl(fd, EvdevIoctl.setClockID, UnsafeMutableRawPointer($0)) }
+            if grab {
+                guard ioctl(fd, EvdevIoctl.grab, 1 as CInt) == 0 else {
+                    let e = errno
+                    Glibc.close(fd)
+                    throw InputError(file: path, "cannot grab the device (EVIOCGRAB: \(String(cString: strerror(e)))); another program may hold it")
+                }
+                grabbed = true
+            }
+        }
+        try self.init(fd: fd, path: path, device: device, isEvdevNode: isNode, ownsDescriptor: true)
+        self.grabbed = grabbed
+    }
+
+    /// Reads from an already open descriptor (e.g. the read end of a pipe). The descriptor is made
+    /// non-blocking; it is closed on `close()` only when `ownsDescriptor`.
+    public convenience init(fileDescriptor fd: Int32, name: String = "<pipe>", ownsDescriptor: Bool = false) throws {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        let device = EvdevIoctl.describe(fd)
+        try self.init(fd: fd, path: name, device: device ?? DeviceDescription(), isEvdevNode: device != nil, ownsDescriptor: ownsDescriptor)
+    }
+
+    private init(fd: Int32, path: String, device: DeviceDescription, isEvdevNode: Bool, ownsDescriptor: Bool) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            let e = errno
+            if ownsDescriptor { Glibc.close(fd) }
+            throw InputError(file: path, "cannot create the wake-up pipe: \(String(cString: strerror(e)))")
+        }
+        self.path = path
+        fileDescriptor = fd
+        self.device = device
+        self.isEvdevNode = isEvdevNode
+        self.ownsDescriptor = ownsDescriptor
+        for wake in fds {
+            _ = fcntl(wake, F_SETFL, fcntl(wake, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(wake, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        buffer = [UInt8](repeating: 0, count: InputEventRecord.rawSize * 256)
+    }
+
+    deinit {
+        close()
+    }
+
+    static func openMessage(_ e: Int32, path: String) -> String {
+        switch e {
+        case EACCES, EPERM:
+            return "permission denied: add your user to the group 'input' (sudo usermod -aG input $USER, then log in again) or run with sudo"
+        case ENOENT:
+            return "no such device (see 'motionscript devices' for the input devices)"
+        default:
+            return "cannot open: \(String(cString: strerror(e)))"
+        }
+    }
+
+    /// Makes a pending or future `next` return `.end("stopped")`. Thread-safe.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Releases the grab and closes the descriptors (idempotent).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if grabbed { _ = ioctl(fileDescriptor, EvdevIoctl.grab, 0 as CInt) }
+        grabbed = false
+        if ownsDescriptor { Glibc.close(fileDescriptor) }
+        Glibc.close(wakeRead)
+        Glibc.close(wakeWrite)
+    }
+
+    /// The next complete event, waiting at most `timeout` seconds (nil: without limit).
+    public func next(timeout: Double? = nil) throws -> Next {
+        if let reason = endReason { return .end(reason) }
+        let size = InputEventRecord.rawSize
+        let deadline = timeout.map { Self.now() + $0 }
+        while true {
+            if end - start >= size {
+                let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+                start += size
+                return .event(event)
+            }
+            if start > 0 {
+                let leftover = end - start
+                if leftover > 0 {
+                    buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: leftover) }
+                }
+                start = 0
+                end = leftover
+            }
+            var waitMs: Int32 = -1
+            if let deadline {
+                let left = max(0, deadline - Self.now())
+                waitMs = Int32(min(left * 1000, 1_000_000).rounded(.up))
+            }
+            var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let rc = poll(&fds, 2, waitMs)
+            if rc < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, "poll failed: \(String(cString: strerror(errno)))")
+            }
+            if fds[1].revents != 0 { return finish("stopped") }
+            if rc == 0 {
+                if let deadline, Self.now() >= deadline { return .timeout }
+                continue
+            }
+            if fds[0].revents & Int16(POLLNVAL) != 0 { return finish("device closed") }
+            // Poll before reading: a FIFO without a writer yet reads as EOF, but polls as idle.
+            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            if n > 0 {
+                end += n
+                continue
+            }
+            if n == 0 { return finish("end of input") }
+            let e = errno
+            switch e {
+            case EAGAIN, EWOULDBLOCK, EINTR:
+                continue
+            case ENODEV:
+                return finish("device disappeared (unplugged or removed)")
+            default:
+                throw InputError(file: path, "read error: \(String(cString: strerror(e)))")
+            }
+        }
+    }
+
+    private func finish(_ reason: String) -> Next {
+        var reason = reason
+        let stray = end - start
+        if stray > 0 { reason += " (\(stray) bytes of an incomplete event dropped)" }
+        endReason = reason
+        return .end(reason)
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

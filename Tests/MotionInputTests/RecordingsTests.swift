@@ -1,0 +1,73 @@
+import Testing
+import MotionGestures
+@testable import MotionInput
+
+/// The four real recordings (evemu project test data): they decode without error, and the counts
+/// pinned here were checked against the files (tracking-id events, SYN_REPORTs, first contacts).
+@Suite struct RecordingsTests {
+    private func read(_ name: String) throws -> (frames: [Frame], source: EvdevFileSource)? {
+        guard let dir = recordingsDir else { return nil }
+        let source = try openEventFile(path: "\(dir)/\(name).evemu")
+        let evemu = try #require(source as? EvemuReader)
+        return (try evemu.readAll(), evemu)
+    }
+
+    @Test func threeM() throws {
+        guard let (frames, source) = try read("3m") else { return }
+        #expect(source.device.name == "3M-3M-MicroTouch-USB-controller Virtual Device")
+        #expect(source.device.absinfo[ABS.MT_SLOT]?.maximum == 59)
+        #expect(source.device.absinfo[ABS.MT_POSITION_X]?.resolution == 0)  // evemu 1.1: no resolution
+        // 3422 SYN_REPORTs, of which 3375 change a pointer (the others only change touch size);
+        // 34 tracking ids start, 32 end: two fingers are still down when the recording stops.
+        #expect(frames.count == 3375)
+        #expect(phaseCounts(frames) == [.down: 34, .up: 32, .move: 10770, .cancel: 2])
+        #expect(frames[0] == Frame(t: 0.000022, events: [p(0.000022, 0, .down, 27024, 6145)]))
+        #expect(frames[1] == Frame(t: 0.060983, events: [p(0.060983, 0, .up, 27024, 6145)]))
+        #expect(frames[2].events == [p(1.292232, 1, .down, 24168, 6113)])
+        #expect(source.unknownEventCount == 0)
+    }
+
+    @Test func wetab() throws {
+        guard let (frames, _) = try read("wetab") else { return }
+        // 42 SYN_REPORTs, each changing a pointer; 11 taps/drags, all lifted.
+        #expect(frames.count == 42)
+        #expect(phaseCounts(frames) == [.down: 11, .up: 11, .move: 20])
+        #expect(frames[0].events == [p(0.000031, 431, .down, 13552, 27360)])
+        #expect(frames[1].events == [p(0.204983, 431, .up, 13552, 27360)])
+        #expect(frames[2].events == [p(0.815991, 432, .down, 18864, 29408)])
+        #expect(frames[3].events == [p(0.837955, 432, .move, 18864, 29392)])
+    }
+
+    @Test func ntrigProtocolA() throws {
+        guard let (frames, _) = try read("ntrig-dell-xt2") else { return }
+        #expect(frames.count == 8)
+        #expect(phaseCounts(frames) == [.down: 4, .up: 4, .move: 18])
+        // Three contacts in the first frame, matched to the next frame's by proximity.
+        #expect(frames[0].events == [p(0.0001, 0, .down, 7411, 4677), p(0.0001, 1, .down, 7361, 3291), p(0.0001, 2, .down, 5912, 1483)])
+        #expect(frames[1].events == [p(0.017895, 0, .move, 7380, 4674), p(0.017895, 1, .move, 7401, 3263), p(0.017895, 2, .move, 5887, 1484)])
+        // The last frame: BTN_TOUCH 0 and no contacts: the last finger lifts.
+        #expect(frames.last?.events.map(\.phase) == [.up])
+        #expect(frames.last?.t == 0.117802)
+    }
+
+    @Test func bcm5974ProtocolA() throws {
+        guard let (frames, source) = try read("bcm5974") else { return }
+        #expect(source.device.absinfo[ABS.MT_POSITION_X] == AbsInfo(minimum: -4824, maximum: 5342))
+        #expect(frames.count == 631)
+        // Two of the 10 downs come from contacts jumping more than a fifth of the pad diagonal in one
+        // 8 ms frame (e.g. frame 603: (1729,1508) → (-2789,1886)), which the tracker treats as a new touch.
+        #expect(phaseCounts(frames) == [.down: 10, .up: 7, .move: 1277, .cancel: 3])
+        #expect(frames[603].events == [p(8.1692, 1, .move, -140, 2000), p(8.1692, 2, .up, 3457, 2998),
+                                       p(8.1692, 3, .up, 1729, 1508), p(8.1692, 4, .down, -2789, 1886)])
+        #expect(frames[0].events == [p(0.000091, 0, .down, 1613, 3628)])
+        #expect(frames[1].events == [p(0.008152, 0, .move, 1641, 3616)])
+    }
+
+    @Test func surfaceMappingOnRealRecording() throws {
+        guard let dir = recordingsDir else { return }
+        let source = try openEventFile(path: "\(dir)/wetab.evemu", options: EventFileOptions(surface: (32760, 1000)))
+        let first = try #require(try source.nextFrame())
+        // x range 0...32760 onto 32760 units is the identity; y 27360 of 32760 onto 1000.
+        #expect(first.events == [p(0.000031, 431, .down, 13552, 27360.0 / 32760 * 1000)])
+    }
+}
