@@ -6,6 +6,11 @@ import MotionLua
 public struct RunOptions {
     public var scriptPath: String
     public var eventsPath: String?
+    /// A live device (or FIFO) to read instead of an event file.
+    public var devicePath: String?
+    public var grab: Bool = false
+    /// Surface mapping and explicit axis ranges for evdev input.
+    public var input = EventFileOptions()
     /// Seconds of wall time before a runaway script is stopped (0 = none).
     public var timeout: Double
     /// Bytes the Lua state may allocate (0 = no limit).
@@ -23,7 +28,7 @@ public enum Runner {
     /// Runs a script over an event file (or only its setup when there is none).
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
         // Open the input first: a bad events path is reported before the script runs.
-        let source = try options.eventsPath.map { try openEvents(path: $0) }
+        let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
@@ -46,8 +51,23 @@ public enum Runner {
         }
     }
 
-    /// Opens an event file by its content.
-    public static func openEvents(path: String) throws -> FrameSource {
-        try JSONLinesReader(path: path)
+    /// Opens an event file, detecting its format by content.
+    public static func openEvents(path: String, options: EventFileOptions = EventFileOptions()) throws -> FrameSource {
+        try openEventFile(path: path, options: options)
+    }
+
+    /// Runs a script on a live device until it disappears or SIGINT/SIGTERM, writing each
+    /// frame's output as it happens. Returns why reading ended.
+    @discardableResult
+    public static func runLive(_ options: RunOptions, output: MotionOutput) throws -> String {
+        guard let devicePath = options.devicePath else { return "no device" }
+        let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
+        defer { device.close() }  // releases the grab on every path
+        device.reader.stopOnSignals()
+        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+        defer { runtime.close() }
+        runtime.setTimeout(options.timeout)
+        try runtime.load()
+        return try device.run { try runtime.handle($0) }
     }
 }

@@ -9,14 +9,23 @@ import Glibc
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a script over an event file; output is JSON Lines on stdout."
+        abstract: "Run a script over an event file or a live device; output is JSON Lines on stdout."
     )
 
     @Argument(help: "The Lua script.")
     var script: String
 
-    @Option(help: "An event file (JSON Lines).")
+    @Option(help: "An event file: JSON Lines, evemu or libinput recording, or raw evdev (detected by content).")
     var events: String?
+
+    @Option(help: "A live input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records).")
+    var device: String?
+
+    @Flag(help: "With --device: take the device from everyone else while running.")
+    var grab = false
+
+    @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
+    var surface: String?
 
     @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
@@ -27,14 +36,29 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
+        if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if let surface, EventFileOptions.parseSurface(surface) == nil {
+            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
+        }
     }
 
     func run() throws {
+        var options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
+                                 memoryLimit: memory * 1024 * 1024)
+        options.devicePath = device
+        options.grab = grab
+        options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         let output = JSONLinesOutput()
         defer { output.flush() }
         do {
-            try Runner.run(RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
-                                      memoryLimit: memory * 1024 * 1024), output: output)
+            if device != nil {
+                output.flushEachLine = true
+                let reason = try Runner.runLive(options, output: output)
+                fputs("motionscript: \(reason)\n", stderr)
+            } else {
+                try Runner.run(options, output: output)
+            }
         } catch let error as ScriptError {
             output.flush()
             fputs("error: \(error.message)\n", stderr)

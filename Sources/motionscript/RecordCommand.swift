@@ -1,0 +1,31 @@
+import ArgumentParser
+import MotionInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a device as an evemu recording, until Ctrl-C or the device goes away."
+    )
+
+    @Option(help: "The input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records).")
+    var device: String
+
+    @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
+    var output: String = "/dev/stdout"
+
+    func run() throws {
+        do {
+            let reader = try LiveEventReader(path: device)
+            defer { reader.close() }
+            reader.stopOnSignals()
+            let result = try recordEvemu(from: reader, to: output)
+            fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
+        } catch let error as InputError {
+            fputs("error: \(error)\n", stderr)
+            throw ExitCode(2)
+        }
+    }
+}
