@@ -25,48 +25,38 @@ public final class LuaCallback {
     /// Calls the function with one argument; returns its first result, or nil if it raised
     /// (the runtime then holds the error).
     public func call(_ argument: MotionValue) -> MotionValue? {
-        guard let runtime, runtime.pendingError == nil, let L = runtime.callState else { return nil }
-        let lua = Lua(L)
-        let base = lua.top
-        ms_pushcfunction(L, ms_traceback)
-        lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
-        LuaConversion.push(argument, on: lua)
-        let status = ms_pcalllua(L, 1, 1, base + 1)
-        defer { lua.top = base }
-        guard status == LUA_OK else {
-            runtime.reportLuaError(status: status, lua: lua)
+        invoke(argument) { lua, runtime in
+            do {
+                return try LuaConversion.value(lua, at: -1)
+            } catch let error as LuaBindingError {
+                runtime.fail(.runtime, "\(place) callback returned \(error.message)")
+            } catch {
+                runtime.fail(.runtime, "\(place) \(error)")
+            }
             return nil
-        }
-        do {
-            return try LuaConversion.value(lua, at: -1)
-        } catch let error as LuaBindingError {
-            runtime.fail(.runtime, "\(place) callback returned \(error.message)")
-            return nil
-        } catch {
-            runtime.fail(.runtime, "\(place) \(error)")
-            return nil
-        }
+        } ?? nil
     }
 
     /// Calls the function for its truth value (`filter`): Lua truthiness, false on error.
     public func test(_ argument: MotionValue) -> Bool {
-        guard let runtime, runtime.pendingError == nil, let L = runtime.callState else { return false }
+        invoke(argument) { lua, _ in lua_toboolean(lua.L, -1) != 0 } ?? false
+    }
+
+    /// Runs the function under pcall with a traceback handler and hands its result (on top of
+    /// the stack) to `read`; nil when it could not run or raised.
+    private func invoke<R>(_ argument: MotionValue, _ read: (Lua, LuaRuntime) -> R) -> R? {
+        guard let runtime, runtime.pendingError == nil, let L = runtime.callState else { return nil }
         let lua = Lua(L)
         let base = lua.top
+        defer { lua.top = base }
         ms_pushcfunction(L, ms_traceback)
         lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
         LuaConversion.push(argument, on: lua)
         let status = ms_pcalllua(L, 1, 1, base + 1)
-        defer { lua.top = base }
         guard status == LUA_OK else {
             runtime.reportLuaError(status: status, lua: lua)
-            return false
+            return nil
         }
-        return lua_toboolean(L, -1) != 0
-    }
-
-    /// Calls the function with two arguments and ignores results (`subscribe`'s onState).
-    public func callIgnoringResult(_ argument: MotionValue) {
-        _ = call(argument)
+        return read(lua, runtime)
     }
 }
