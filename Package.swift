@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],
     swiftLanguageModes: [.v5]
 )

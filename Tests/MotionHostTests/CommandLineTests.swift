@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The built `motionscript` binary beside the test bundle.
+private var binary: URL {
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("motionscript").path),
+          url.path != "/" {
+        url = url.deletingLastPathComponent()
+    }
+    return url.appendingPathComponent("motionscript")
+}
+
+private func motionscript(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = root
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, stdout, stderr)
+}
+
+private func temp(_ name: String, _ text: String) -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)-\(name)")
+    try! text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+}
+
+/// API.md "Command line": exit status 0 success, 1 script error, 2 bad usage or bad input.
+@Suite struct CommandLineTests {
+    @Test func runPrintsTheDragExampleAndExits0() throws {
+        let r = try motionscript("run", "examples/drag.lua", "--events", "examples/drag.events.jsonl")
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: "\n").last == #"{"t":0.232,"name":"position","value":{"x":108,"y":215}}"#)
+    }
+
+    @Test func unknownOptionPrintsUsageAndExits2() throws {
+        let r = try motionscript("run", "examples/drag.lua", "--bogus")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("Unknown option '--bogus'"))
+        #expect(r.stderr.contains("Usage: motionscript run <script>"))
+    }
+
+    @Test func missingScriptArgumentExits2() throws {
+        let r = try motionscript("run")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("Missing expected argument '<script>'"))
+    }
+
+    @Test func malformedEventFileExits2WithFileAndLine() throws {
+        let events = temp("bad.jsonl", "{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}\n{\"t\":0.1,\"id\":1,\"phase\":\"hover\",\"x\":1,\"y\":2}\n")
+        let r = try motionscript("run", "examples/drag.lua", "--events", events)
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: \(events):2: unknown phase \"hover\" (expected down, move, up or cancel)\n")
+    }
+
+    @Test func syntaxErrorExits1WithFileAndLine() throws {
+        let script = temp("syntax.lua", "local x = \nlocal = 3\n")
+        let r = try motionscript("run", script)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("syntax.lua:2: unexpected symbol near 'local'"))
+    }
+
+    @Test func errorInACallbackExits1WithTraceback() throws {
+        let script = temp("cb.lua", """
+            motion.gesture(motion.pan{}):map(function(g)
+                if g.state == "began" then error("callback failed") end
+            end):subscribe(function() end)
+            """)
+        let r = try motionscript("run", script, "--events", "examples/drag.events.jsonl")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("cb.lua:2: callback failed"))
+        #expect(r.stderr.contains("stack traceback:"))
+    }
+
+    @Test func runawayScriptIsStoppedByTimeoutAndExits1() throws {
+        let script = temp("spin.lua", "while true do end\n")
+        let r = try motionscript("run", script, "--timeout", "0.3")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("spin.lua:1: timeout: the script ran past its time limit"))
+    }
+}
