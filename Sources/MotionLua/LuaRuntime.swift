@@ -21,6 +21,7 @@ public final class LuaRuntime {
 
     /// - Parameter memoryLimit: bytes Lua may allocate (0 = no limit).
     public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0) throws {
+        BindingTable.registerAll()
         guard let L = ms_newstate(memoryLimit) else {
             throw ScriptError(.memory, "\(scriptPath): cannot create a Lua state (out of memory)")
         }
