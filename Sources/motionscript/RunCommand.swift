@@ -18,6 +18,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "An event file (JSON Lines).")
     var events: String?
 
+    @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
+    var watch = false
+
     @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
 
@@ -32,15 +35,32 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let output = JSONLinesOutput()
         defer { output.flush() }
+        let options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout, memoryLimit: memory * 1024 * 1024)
+        if watch { return try runWatching(options, output: output) }
         do {
-            try Runner.run(RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
-                                      memoryLimit: memory * 1024 * 1024), output: output)
+            try Runner.run(options, output: output)
         } catch let error as ScriptError {
             output.flush()
             fputs("error: \(error.message)\n", stderr)
             throw ExitCode(1)
         } catch let error as InputError {
             output.flush()
+            fputs("error: \(error)\n", stderr)
+            throw ExitCode(2)
+        }
+    }
+
+    /// Ends with exit 0 on SIGINT/SIGTERM; 2 for a bad event file.
+    private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
+        do {
+            let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
+            WatchSignals.stopOnSignals(session)
+            try session.run()
+        } catch let error as InputError {
+            output.flush()
+            fputs("error: \(error)\n", stderr)
+            throw ExitCode(2)
+        } catch let error as WatchError {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)
         }

@@ -1,0 +1,42 @@
+import Foundation
+import MotionLua
+import MotionStreams
+
+/// A fresh temporary folder for one test.
+func makeTemporaryFolder(_ label: String = "host") -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("motionscript-\(label)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Writes `text` to `name` in `folder`: in place (truncate and write, like `>`), or by
+/// writing a temporary file and renaming it over the old one, as most editors save.
+@discardableResult
+func writeFile(_ text: String, _ name: String, in folder: URL, byRename: Bool = false) -> String {
+    let url = folder.appendingPathComponent(name)
+    if byRename {
+        let temporary = folder.appendingPathComponent(".\(name).swp")
+        try! text.write(to: temporary, atomically: false, encoding: .utf8)
+        _ = rename(temporary.path, url.path)
+    } else {
+        try! text.write(to: url, atomically: false, encoding: .utf8)
+    }
+    return url.path
+}
+
+/// Counts output lines and keeps none: long runs measure memory without the output growing.
+final class CountingOutput: MotionOutput {
+    var count = 0
+    func emit(t: Double, name: String, value: MotionValue) { count += 1 }
+    func emit(t: Double, name: String, state: MotionState) { count += 1 }
+    func log(_ line: String) {}
+}
+
+/// The drag of examples/drag.events.jsonl, short: down at (10,10), then (22,19), (30,25), up.
+let shortDragEvents = """
+    {"t":0,"id":1,"phase":"down","x":10,"y":10}
+    {"t":0.016,"id":1,"phase":"move","x":22,"y":19}
+    {"t":0.032,"id":1,"phase":"move","x":30,"y":25}
+    {"t":0.048,"id":1,"phase":"up","x":30,"y":25}
+
+    """
