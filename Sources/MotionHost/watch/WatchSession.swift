@@ -49,6 +49,8 @@ public final class WatchSession {
 
     public func run() throws {
         defer { pipeline.close() }
+        // Watch before the first load, so an edit saved while it loads is not missed.
+        watcher.setFiles([pipeline.options.scriptPath])
         if case .failure(let error) = pipeline.reload() {
             diagnostics("error: \(error.message)")
             diagnostics("-- waiting for \(scriptName) to change --")
