@@ -42,9 +42,10 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
         scenario("i-memory", script: "local t = {}\nfor i = 1, 1e9 do t[i] = {i} end\n")
         scenario("j-error", script: "motion.emit('before', 1)\nerror('bad scenario')\n")
         scenario("k-module", script: "return {}\n", events: nil, expected: nil)
+        scenario("m-chatty", script: "while true do motion.emit('x', 1) end\n")
         scenario("l-true-is-not-1", script: "motion.emit('v', true)\n", expected: #"{"t":0,"name":"v","value":1}"# + "\n")
 
-        let options = ScenarioOptions(jobs: 3, timeout: 0.3, memoryLimit: 16 << 20)
+        let options = ScenarioOptions(jobs: 3, timeout: 0.3, memoryLimit: 16 << 20, maxOutputLines: 1000)
         let report = try ScenarioBatch(paths: [folder.path], options: options).run()
         let outcomes = Dictionary(uniqueKeysWithValues: report.results.map { ($0.scenario.name, $0.outcome) })
         #expect(outcomes["a-pass"] == .passed)
@@ -75,7 +76,9 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
               actual:   {"t":0,"name":"v","value":true}
             """))
 
-        #expect(report.lines.last == "2 passed, 9 failed, 1 skipped")
+        #expect(outcomes["m-chatty"] == .failed("too much output: \(folder.path)/m-chatty.lua: the output exceeded 1000 lines"))
+
+        #expect(report.lines.last == "2 passed, 10 failed, 1 skipped")
         #expect(report.exitCode == 1)
         #expect(report.lines.contains("FAIL    c-wrong-line: output line 3 differs"))
         #expect(report.lines.contains(#"        expected: {"t":0.048,"name":"position","value":{"x":121,"y":215}}"#))

@@ -12,13 +12,18 @@ public struct ScenarioOptions: Sendable {
     public var memoryLimit: Int
     /// Write the output as the expected file instead of comparing.
     public var update: Bool
+    /// Output lines one scenario may write; more fails it (its lines are not Lua memory).
+    public var maxOutputLines: Int
 
     public static let defaultTimeout = 10.0
     public static let defaultMemoryLimit = 256 << 20
+    public static let defaultMaxOutputLines = 1_000_000
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     public init(jobs: Int = ScenarioOptions.defaultJobs, timeout: Double = ScenarioOptions.defaultTimeout,
-                memoryLimit: Int = ScenarioOptions.defaultMemoryLimit, update: Bool = false) {
+                memoryLimit: Int = ScenarioOptions.defaultMemoryLimit, update: Bool = false,
+                maxOutputLines: Int = ScenarioOptions.defaultMaxOutputLines) {
+        self.maxOutputLines = maxOutputLines
         self.jobs = jobs
         self.timeout = timeout
         self.memoryLimit = memoryLimit
@@ -110,13 +115,24 @@ public enum ScenarioRunner {
     /// The script's output over the events, under the time limit and memory cap.
     static func output(of script: String, events: String, options: ScenarioOptions) throws -> [String] {
         let source = try Runner.openEvents(path: events)
-        let output = CollectedOutput()
+        let output = CappedOutput(maxLines: options.maxOutputLines)
         let runtime = try LuaRuntime(scriptPath: script, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
+        let tooMuch = ScriptError(.memory, "\(script): the output exceeded \(options.maxOutputLines) lines")
+        // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
+        output.onOverflow = { [unowned runtime] in
+            runtime.setTimeout(1e-9)
+            runtime.fail(.memory, tooMuch.message)
+        }
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
         runtime.setTimeout(options.timeout)
-        try runtime.load()
-        try Runner.feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
+        do {
+            try runtime.load()
+            try Runner.feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
+        } catch is ScriptError where output.overflowed {
+            throw tooMuch
+        }
+        if output.overflowed { throw tooMuch }
         return output.lines
     }
 
@@ -125,6 +141,8 @@ public enum ScenarioRunner {
         switch error.kind {
         case .timeout:
             return "timeout: stopped after the time limit of \(formatSeconds(options.timeout)) s (\(firstLine))"
+        case .memory where error.message.hasSuffix("lines"):
+            return "too much output: \(firstLine)"
         case .memory:
             return "out of memory: the script exceeded its memory limit of \(formatBytes(options.memoryLimit)) (\(firstLine))"
         case .syntax, .runtime:
