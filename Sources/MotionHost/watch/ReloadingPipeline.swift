@@ -30,12 +30,14 @@ public final class ReloadingPipeline {
 
     deinit { runtime?.close() }
 
-    /// Loads the script's current version; on success it replaces the running one.
+    /// Loads the script's current version; on success it replaces the running one. Lines the
+    /// new version's setup writes appear only if it loads.
     @discardableResult
     public func reload() -> Result<LuaRuntime, ScriptError> {
         let candidate: LuaRuntime
+        let staged = StagedOutput(output)
         do {
-            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit)
         } catch let error as ScriptError {
             failedLoads += 1
             return .failure(error)
@@ -56,6 +58,7 @@ public final class ReloadingPipeline {
         candidate.setTimeout(0)
         attemptedFiles = []
         runtime?.close()
+        staged.commit()
         runtime = candidate
         failure = nil
         loads += 1
