@@ -98,6 +98,25 @@ import MotionLua
         ])
     }
 
+    /// What SIGINT/SIGTERM do in the command: the session ends normally (exit 0).
+    @Test func stopEndsASessionWaitingForChanges() throws {
+        let folder = makeTemporaryFolder("session")
+        let script = writeFile("motion.emit('up', true)\n", "idle.lua", in: folder)
+        let session = try WatchSession(RunOptions(scriptPath: script), output: CollectedOutput()) { _ in }
+        let waiting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        session.onWaiting = { waiting.signal() }
+        let thread = Thread {
+            do { try session.run() } catch { Issue.record("\(error)") }
+            done.signal()
+        }
+        thread.start()
+        #expect(waiting.wait(timeout: .now() + 10) == .success)
+        session.stop()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(session.pipeline.runtime == nil && session.pipeline.loads == 1)
+    }
+
     @Test func aChangedRequiredModuleReloadsTheScript() throws {
         let folder = makeTemporaryFolder("session")
         writeFile("return 1\n", "helper.lua", in: folder)
