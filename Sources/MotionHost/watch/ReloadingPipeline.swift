@@ -22,6 +22,9 @@ public final class ReloadingPipeline {
     public private(set) var loads = 0
     public private(set) var failedLoads = 0
     private var attemptedFiles: [String] = []
+    /// Called when a new version has loaded, before its setup's output is written, so a
+    /// boundary marked here comes before every line of the new version.
+    public var willSwap: (() -> Void)?
 
     public init(_ options: RunOptions, output: MotionOutput) {
         self.options = options
@@ -58,6 +61,7 @@ public final class ReloadingPipeline {
         candidate.setTimeout(0)
         attemptedFiles = []
         runtime?.close()
+        willSwap?()
         staged.commit()
         runtime = candidate
         failure = nil

@@ -49,6 +49,12 @@ public final class WatchSession {
 
     public func run() throws {
         defer { pipeline.close() }
+        pipeline.willSwap = { [unowned self] in
+            guard pipeline.loads > 0 else { return }
+            (pipeline.output as? JSONLinesOutput)?.flush()
+            let events = pipeline.options.eventsPath != nil
+            diagnostics("-- reloaded \(scriptName)\(events ? ", replaying events" : "") --")
+        }
         // Watch before the first load, so an edit saved while it loads is not missed.
         watcher.setFiles([pipeline.options.scriptPath])
         if case .failure(let error) = pipeline.reload() {
@@ -65,8 +71,6 @@ public final class WatchSession {
             attempts += 1
             switch pipeline.reload() {
             case .success:
-                let events = pipeline.options.eventsPath != nil
-                diagnostics("-- reloaded \(scriptName)\(events ? ", replaying events" : "") --")
                 try replay()
             case .failure(let error):
                 diagnostics("error: \(error.message)")
