@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <malloc.h>
 
 /* Per-state bookkeeping, reached through lua_getextraspace. */
 typedef struct {
@@ -124,3 +125,5 @@ int ms_pcalllua(lua_State *L, int nargs, int nresults, int msgh) {
 void ms_setowner(lua_State *L, void *owner) { extra(L)->owner = owner; }
 void *ms_owner(lua_State *L) { return extra(L)->owner; }
 size_t ms_memorylimit(lua_State *L) { return extra(L)->limit; }
+
+size_t ms_heapinuse(void) { return mallinfo2().uordblks; }

@@ -40,7 +40,11 @@ public enum Runner {
     /// Feeds every frame; checks the time limit between frames too, since a slow pipeline
     /// made of Swift operators never enters the Lua hook.
     public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double) throws {
-        let deadline = timeout > 0 ? Clock.monotonic() + timeout : .infinity
+        try feed(source, to: runtime, timeout: timeout, deadline: timeout > 0 ? Clock.monotonic() + timeout : .infinity)
+    }
+
+    /// The same with a deadline set earlier (a scenario's time limit covers its setup too).
+    public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double, deadline: Double) throws {
         var frames = 0
         while let frame = try source.nextFrame() {
             try runtime.handle(frame)

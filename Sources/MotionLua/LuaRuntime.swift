@@ -19,8 +19,17 @@ public final class LuaRuntime {
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private var closed = false
 
+    /// Values a previous version of the script left in its `keep` properties; a property made
+    /// with the same keep name starts from it (hot reload). Set before `load()`.
+    public var inheritedValues: [String: MotionValue] = [:]
+    /// This state's properties made with `{keep = name}`.
+    var keptProperties: [String: LuaProperty] = [:]
+    private var keptAtClose: [String: MotionValue] = [:]
+    private var requiredAtClose: [String] = []
+
     /// - Parameter memoryLimit: bytes Lua may allocate (0 = no limit).
     public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0) throws {
+        BindingTable.registerAll()
         guard let L = ms_newstate(memoryLimit) else {
             throw ScriptError(.memory, "\(scriptPath): cannot create a Lua state (out of memory)")
         }
@@ -31,6 +40,7 @@ public final class LuaRuntime {
         luaL_openlibs(L)
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
+        RequireTracking.install(on: Lua(L))
     }
 
     deinit {
@@ -139,9 +149,24 @@ public final class LuaRuntime {
         luaL_unref(L, ms_registryindex(), ref)
     }
 
+    /// The current values of the properties made with `{keep = name}`, by name: what the next
+    /// version of the script inherits. Still answers after `close()` (values at close).
+    public var keptValues: [String: MotionValue] {
+        closed ? keptAtClose : keptProperties.mapValues { $0.property.read() }
+    }
+
+    /// Lua files `require` found for this script, in load order (the files to watch besides
+    /// the script). Includes modules that failed to load, so fixing one triggers a reload.
+    public var requiredFiles: [String] {
+        closed ? requiredAtClose : RequireTracking.files(in: Lua(mainState))
+    }
+
     /// Unsubscribes everything and closes the Lua state. Idempotent.
     public func close() {
         guard !closed else { return }
+        keptAtClose = keptValues
+        requiredAtClose = requiredFiles
+        keptProperties.removeAll()
         let kept = subscriptions.values
         subscriptions.removeAll()
         for subscription in kept { subscription.unsubscribe() }

@@ -24,6 +24,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "With --device: take the device from everyone else while running.")
     var grab = false
 
+    @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
+    var watch = false
+
     @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
     var surface: String?
 
@@ -51,6 +54,7 @@ struct RunCommand: ParsableCommand {
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         let output = JSONLinesOutput()
         defer { output.flush() }
+        if watch { return try runWatching(options, output: output) }
         do {
             if device != nil {
                 output.flushEachLine = true
@@ -65,6 +69,29 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         } catch let error as InputError {
             output.flush()
+            fputs("error: \(error)\n", stderr)
+            throw ExitCode(2)
+        }
+    }
+
+    /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
+    private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
+        do {
+            let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
+            WatchSignals.stopOnSignals(session)
+            if let device = options.devicePath {
+                output.flushEachLine = true
+                let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
+                defer { live.close() }
+                fputs("motionscript: \(try session.runLive(live))\n", stderr)
+            } else {
+                try session.run()
+            }
+        } catch let error as InputError {
+            output.flush()
+            fputs("error: \(error)\n", stderr)
+            throw ExitCode(2)
+        } catch let error as WatchError {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)
         }

@@ -41,4 +41,7 @@ size_t ms_memorylimit(struct lua_State *L);
 /* The message handler used with lua_pcall: appends a traceback. */
 int ms_traceback(struct lua_State *L);
 
+/* Bytes of the C heap in use (mallinfo2().uordblks), for leak checks. */
+size_t ms_heapinuse(void);
+
 #endif

@@ -78,8 +78,24 @@ enum MotionModule {
         return StreamMethods.push(gestureSource(box.recognizer)._map { MotionValue.gesture($0) }, call)
     }
 
+    /// `motion.property(initial [, {keep = "name"}])`. With `keep`, the property starts from
+    /// the value the previous version of the script left in its property of the same keep
+    /// name (hot reload), and `initial` only when there is none.
     static func property(_ call: LuaCall) throws -> Int32 {
-        LuaObject.push(LuaProperty(try call.value(1)), .property, on: call.lua)
+        let options = try Options(call, at: 2, for: "motion.property", known: ["keep"])
+        var initial = try call.value(1)
+        let runtime = call.runtime
+        if let keep = try options.string("keep") {
+            guard runtime.keptProperties[keep] == nil else {
+                throw LuaBindingError("motion.property: keep name '\(keep)' is already used by another property")
+            }
+            if let inherited = runtime.inheritedValues[keep] { initial = inherited }
+            let property = LuaProperty(initial)
+            runtime.keptProperties[keep] = property
+            LuaObject.push(property, .property, on: call.lua)
+            return 1
+        }
+        LuaObject.push(LuaProperty(initial), .property, on: call.lua)
         return 1
     }
 

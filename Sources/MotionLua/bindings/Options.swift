@@ -16,7 +16,7 @@ struct Options {
         present = !call.lua.isNoneOrNil(index)
         guard present else { return }
         guard call.lua.isTable(index) else {
-            throw LuaBindingError("bad argument #1 to '\(function)' (table of options expected, got \(call.lua.typeName(at: index)))")
+            throw LuaBindingError("bad argument #\(index) to '\(function)' (table of options expected, got \(call.lua.typeName(at: index)))")
         }
         let lua = call.lua
         lua.pushNil()
@@ -57,6 +57,15 @@ struct Options {
                 throw LuaBindingError("\(function): option '\(key)' must be an integer, got \(call.lua.number(at: -1).map(JSONText.number) ?? call.lua.typeName(at: -1))")
             }
             guard value >= min else { throw LuaBindingError("\(function): option '\(key)' must be >= \(min), got \(value)") }
+            return value
+        }
+    }
+
+    func string(_ key: String) throws -> String? {
+        try withField(key) {
+            guard let value = call.lua.string(at: -1), !value.isEmpty else {
+                throw LuaBindingError("\(function): option '\(key)' must be a non-empty string, got \(call.lua.typeName(at: -1))")
+            }
             return value
         }
     }

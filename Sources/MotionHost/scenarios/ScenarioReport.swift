@@ -1,0 +1,38 @@
+/// What `motionscript test` prints: a line per scenario (failures with their reason, indented
+/// details), then the summary `N passed, N failed` (`, N skipped` when any were), always the
+/// last line of stdout so scripts can read it.
+public struct ScenarioReport {
+    public let results: [ScenarioResult]
+
+    public init(_ results: [ScenarioResult]) { self.results = results }
+
+    public var passed: Int { results.filter(\.passed).count }
+    public var failed: Int { results.filter { $0.failureMessage != nil }.count }
+    public var skipped: Int { results.filter { $0.skipReason != nil }.count }
+
+    /// 0 when nothing failed, 1 otherwise.
+    public var exitCode: Int32 { failed == 0 ? 0 : 1 }
+
+    public var summaryLine: String {
+        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+
+    /// Every line, the summary last.
+    public var lines: [String] {
+        var lines: [String] = []
+        for result in results {
+            let name = result.scenario.name
+            switch result.outcome {
+            case .passed: lines.append("ok      \(name)")
+            case .updated: lines.append("updated \(name) (\(result.scenario.expectedPath))")
+            case .skipped(let reason): lines.append("skip    \(name): \(reason)")
+            case .failed(let message):
+                let parts = message.split(separator: "\n", omittingEmptySubsequences: false)
+                lines.append("FAIL    \(name): \(parts[0])")
+                lines += parts.dropFirst().map { "        " + $0.drop { $0 == " " } }
+            }
+        }
+        lines.append(summaryLine)
+        return lines
+    }
+}

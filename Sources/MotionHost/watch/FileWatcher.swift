@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Waits for changes to a set of files with inotify, without polling.
+///
+/// Editors save by writing a temporary file and renaming it over the original, which replaces
+/// the inode: a watch on the file itself would go stale. So the watcher watches the files'
+/// directories and matches event names against the watched files' names. A burst of events
+/// (one save can be several) is debounced: after the first relevant event, it keeps reading
+/// until `debounce` seconds pass without another, and reports one change.
+public final class FileWatcher {
+    public enum Wait: Equatable {
+        case changed([String])
+        case stopped
+        case timedOut
+    }
+
+    private let fd: Int32
+    /// A pipe: `stop()` (or a signal handler) writes to its end, `wait` polls its start.
+    private let wakeFD: Int32
+    private let wakeWriteFD: Int32
+    private var directories: [Int32: String] = [:]   // watch descriptor → directory
+    private var names: [String: Set<String>] = [:]    // directory → watched file names
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB
+                             | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    public init(files: [String] = []) throws {
+        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw WatchError("inotify_init1: \(String(cString: strerror(errno)))") }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            close(fd)
+            throw WatchError("pipe2: \(String(cString: strerror(errno)))")
+        }
+        wakeFD = pipeFDs[0]
+        wakeWriteFD = pipeFDs[1]
+        for end in pipeFDs {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        setFiles(files)
+    }
+
+    deinit {
+        close(fd)
+        close(wakeFD)
+        close(wakeWriteFD)
+    }
+
+    /// The descriptor `stop()` writes to; a signal handler may write a byte to it
+    /// (write is async-signal-safe).
+    public var wakeDescriptor: Int32 { wakeWriteFD }
+
+    /// Makes the current or next `wait` return `.stopped`. Safe from any thread.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriteFD, &byte, 1)
+    }
+
+    /// The files watched now.
+    public var files: [String] {
+        names.flatMap { directory, names in names.map { Self.join(directory, $0) } }.sorted()
+    }
+
+    /// Watches exactly these files (their directories are watched; others are dropped).
+    /// A directory that cannot be watched (missing) is skipped and retried on the next call.
+    public func setFiles(_ paths: [String]) {
+        var wanted: [String: Set<String>] = [:]
+        for path in paths {
+            let (directory, name) = Self.split(path)
+            wanted[directory, default: []].insert(name)
+        }
+        for (wd, directory) in directories where wanted[directory] == nil {
+            inotify_rm_watch(fd, wd)
+            directories[wd] = nil
+        }
+        let watched = Set(directories.values)
+        for directory in wanted.keys where !watched.contains(directory) {
+            let wd = inotify_add_watch(fd, directory, Self.mask)
+            if wd >= 0 { directories[wd] = directory }
+        }
+        names = wanted
+    }
+
+    /// Blocks until a watched file changes (then waits for `debounce` seconds of quiet), `stop()`
+    /// is called, or `timeout` seconds pass (nil: no limit).
+    public func wait(debounce: Double = 0.075, timeout: Double? = nil) -> Wait {
+        let deadline = timeout.map { Clock.monotonic() + $0 }
+        var changed: Set<String> = []
+        while true {
+            let remaining = deadline.map { max(0, $0 - Clock.monotonic()) }
+            // Once something changed, only a quiet period is awaited.
+            let limit = changed.isEmpty ? remaining : min(debounce, remaining ?? debounce)
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+            let ms = limit.map { Int32(($0 * 1000).rounded(.up)) } ?? -1
+            let ready = poll(&fds, 2, ms)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .stopped
+            }
+            if fds[1].revents != 0 {
+                // Stays readable: every later wait returns .stopped at once too.
+                return .stopped
+            }
+            if ready == 0 {
+                if !changed.isEmpty { return .changed(changed.sorted()) }
+                if remaining != nil { return .timedOut }
+                continue
+            }
+            changed.formUnion(readEvents())
+        }
+    }
+
+    /// Reads the pending events; returns the watched files they name.
+    private func readEvents() -> Set<String> {
+        var changed: Set<String> = []
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return changed }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let (wd, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.wd, event.mask, Int(event.len))
+                }
+                let nameStart = offset + MemoryLayout<inotify_event>.size
+                let name = String(decoding: buffer[nameStart..<nameStart + length].prefix { $0 != 0 }, as: UTF8.self)
+                offset = nameStart + length
+                guard let directory = directories[wd] else { continue }
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                    // The directory went away: its files count as changed; setFiles re-adds it.
+                    if mask & UInt32(IN_IGNORED) != 0 { directories[wd] = nil }
+                    for file in names[directory] ?? [] { changed.insert(Self.join(directory, file)) }
+                    continue
+                }
+                if names[directory]?.contains(name) == true { changed.insert(Self.join(directory, name)) }
+            }
+        }
+    }
+
+    /// The canonical directory (realpath: "./a.lua" and "/abs/a.lua" are one directory, which
+    /// inotify would give one watch descriptor) and the file name.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        var directory = ".", name = path
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        }
+        if let resolved = realpath(directory, nil) {
+            directory = String(cString: resolved)
+            free(resolved)
+        }
+        return (directory, name)
+    }
+}
+
+extension FileWatcher {
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
+
+public struct WatchError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

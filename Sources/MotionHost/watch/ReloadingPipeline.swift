@@ -1,0 +1,112 @@
+import MotionGestures
+import MotionInput
+import MotionLua
+
+/// A pipeline whose script can be replaced while input flows (`run --watch`).
+///
+/// `reload()` builds a fresh LuaRuntime and loads the script's current version into it, with
+/// the values of the old version's `keep` properties. Only when that succeeds is the old
+/// runtime closed (which unsubscribes and releases everything it held) and the new one
+/// swapped in; otherwise the old one keeps running untouched. `handle(frame)` always feeds the
+/// current runtime, so a live frame source can keep reading across a reload: each frame goes
+/// to exactly one version, none is lost or fed twice.
+public final class ReloadingPipeline {
+    public let options: RunOptions
+    public let output: MotionOutput
+    /// The version running now (nil until a first version loaded).
+    public private(set) var runtime: LuaRuntime?
+    /// The error that stopped the current version while handling a frame; frames are then
+    /// dropped until a reload succeeds.
+    public private(set) var failure: ScriptError?
+    /// Successful loads, the first included.
+    public private(set) var loads = 0
+    public private(set) var failedLoads = 0
+    private var attemptedFiles: [String] = []
+    /// Called when a new version has loaded, before its setup's output is written, so a
+    /// boundary marked here comes before every line of the new version.
+    public var willSwap: (() -> Void)?
+
+    public init(_ options: RunOptions, output: MotionOutput) {
+        self.options = options
+        self.output = output
+    }
+
+    deinit { runtime?.close() }
+
+    /// Loads the script's current version; on success it replaces the running one. Lines the
+    /// new version's setup writes appear only if it loads.
+    @discardableResult
+    public func reload() -> Result<LuaRuntime, ScriptError> {
+        let candidate: LuaRuntime
+        let staged = StagedOutput(output)
+        do {
+            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit)
+        } catch let error as ScriptError {
+            failedLoads += 1
+            return .failure(error)
+        } catch {
+            failedLoads += 1
+            return .failure(ScriptError(.runtime, "\(options.scriptPath): \(error)"))
+        }
+        candidate.inheritedValues = runtime?.keptValues ?? [:]
+        candidate.setTimeout(options.timeout)
+        do {
+            try candidate.load()
+        } catch {
+            attemptedFiles = candidate.requiredFiles
+            candidate.close()
+            failedLoads += 1
+            return .failure(error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
+        }
+        candidate.setTimeout(0)
+        attemptedFiles = []
+        runtime?.close()
+        willSwap?()
+        staged.commit()
+        runtime = candidate
+        failure = nil
+        loads += 1
+        return .success(candidate)
+    }
+
+    /// Feeds one frame to the current version. Throws the error that stops it (once; later
+    /// frames are dropped until the next successful reload).
+    public func handle(_ frame: Frame) throws {
+        guard let runtime, failure == nil else { return }
+        do {
+            try runtime.handle(frame)
+        } catch let error as ScriptError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Replays an event file from its start through the current version, with the run's time
+    /// limit counted from now. Script errors are thrown (and recorded in `failure`).
+    public func replay(_ source: FrameSource) throws {
+        guard let runtime, failure == nil else { return }
+        runtime.setTimeout(options.timeout)
+        defer { runtime.setTimeout(0) }
+        do {
+            try Runner.feed(source, to: runtime, timeout: options.timeout)
+        } catch let error as ScriptError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// The script and every Lua file the current version required, plus those a failed
+    /// attempt required (fixing a broken module must trigger the next attempt).
+    public var watchedFiles: [String] {
+        var files = [options.scriptPath]
+        for file in (runtime?.requiredFiles ?? []) + attemptedFiles where !files.contains(file) {
+            files.append(file)
+        }
+        return files
+    }
+
+    public func close() {
+        runtime?.close()
+        runtime = nil
+    }
+}

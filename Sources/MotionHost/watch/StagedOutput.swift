@@ -1,0 +1,38 @@
+import MotionLua
+import MotionStreams
+
+/// The output of a version being loaded: held back until the load succeeds, so a version that
+/// fails halfway through its setup leaves no lines in the output; then passed straight on.
+final class StagedOutput: MotionOutput {
+    private enum Line {
+        case value(Double, String, MotionValue)
+        case state(Double, String, MotionState)
+    }
+
+    private let target: MotionOutput
+    private var held: [Line]? = []
+
+    init(_ target: MotionOutput) { self.target = target }
+
+    func emit(t: Double, name: String, value: MotionValue) {
+        if held != nil { held!.append(.value(t, name, value)) } else { target.emit(t: t, name: name, value: value) }
+    }
+
+    func emit(t: Double, name: String, state: MotionState) {
+        if held != nil { held!.append(.state(t, name, state)) } else { target.emit(t: t, name: name, state: state) }
+    }
+
+    /// Diagnostics are not held: they explain what happened, failure included.
+    func log(_ line: String) { target.log(line) }
+
+    /// Writes the held lines and passes later ones straight on.
+    func commit() {
+        for line in held ?? [] {
+            switch line {
+            case let .value(t, name, value): target.emit(t: t, name: name, value: value)
+            case let .state(t, name, state): target.emit(t: t, name: name, state: state)
+            }
+        }
+        held = nil
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionInput
+import MotionLua
+
+/// Options of `run --watch` beyond the run's own.
+public struct WatchOptions {
+    /// Seconds without another write before a change is acted on: one reload per save, even
+    /// when an editor writes, renames and touches the file in a burst.
+    public var debounce: Double
+    /// Stop after this many reload attempts, failed ones included (nil: until stopped). For tests.
+    public var maxReloads: Int?
+
+    public static let defaultDebounce = 0.075
+
+    public init(debounce: Double = WatchOptions.defaultDebounce, maxReloads: Int? = nil) {
+        self.debounce = debounce
+        self.maxReloads = maxReloads
+    }
+}
+
+/// `motionscript run SCRIPT --watch [--events FILE]`: load, replay the events, then reload on
+/// every change of the script or a Lua file it required and replay again, until `stop()`
+/// (SIGINT/SIGTERM in the command). A version that fails to load is reported on stderr and
+/// the previous one stays. An error while replaying is reported and the session waits for
+/// the next change; only a bad event file ends it (InputError, exit 2).
+public final class WatchSession {
+    public let pipeline: ReloadingPipeline
+    public let watcher: FileWatcher
+    public let watchOptions: WatchOptions
+    /// Called on the session's thread each time it starts waiting for a change (tests
+    /// rewrite the script then).
+    public var onWaiting: (() -> Void)?
+    private let diagnostics: (String) -> Void
+
+    public init(_ options: RunOptions, watch: WatchOptions = WatchOptions(), output: MotionOutput,
+                diagnostics: @escaping (String) -> Void) throws {
+        pipeline = ReloadingPipeline(options, output: output)
+        watcher = try FileWatcher()
+        watchOptions = watch
+        self.diagnostics = diagnostics
+    }
+
+    /// Makes `run` return once the current replay ends. Safe from any thread.
+    public func stop() { watcher.stop() }
+
+    private var scriptName: String { FileWatcher.split(pipeline.options.scriptPath).name }
+
+    public func run() throws {
+        defer { pipeline.close() }
+        announceSwaps()
+        // Watch before the first load, so an edit saved while it loads is not missed.
+        watcher.setFiles([pipeline.options.scriptPath])
+        if load() { try replay() }
+        var attempts = 0
+        while watchOptions.maxReloads.map({ attempts < $0 }) ?? true {
+            watcher.setFiles(pipeline.watchedFiles)
+            onWaiting?()
+            guard case .changed = watcher.wait(debounce: watchOptions.debounce) else { return }
+            attempts += 1
+            if load() { try replay() }
+        }
+    }
+
+    /// Live input: hands each frame, as it arrives, to the version current at that moment and
+    /// reloads between frames, so across a swap no frame is lost or doubled. Returns why
+    /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
+    public func runLive(_ device: FrameSourceWithTimeout) throws -> String {
+        defer { pipeline.close() }
+        announceSwaps()
+        watcher.setFiles([pipeline.options.scriptPath])
+        _ = load()
+        watcher.setFiles(pipeline.watchedFiles)
+        while true {
+            if let reason = try device.nextFrame(timeout: 0.02, handle: { frame in
+                do {
+                    try pipeline.handle(frame)
+                } catch let error as ScriptError {
+                    diagnostics("error: \(error.message)")
+                    diagnostics("-- waiting for \(scriptName) to change --")
+                }
+            }) {
+                return reason
+            }
+            switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
+            case .stopped: return "stopped"
+            case .changed:
+                // Debounce: one reload per save. Frames arriving meanwhile wait in the kernel.
+                if case .stopped = watcher.wait(debounce: watchOptions.debounce, timeout: watchOptions.debounce) {
+                    return "stopped"
+                }
+                _ = load()
+                watcher.setFiles(pipeline.watchedFiles)
+            case .timedOut: break
+            }
+        }
+    }
+
+    /// Says on stderr where a new version takes over, before any line it writes.
+    private func announceSwaps() {
+        pipeline.willSwap = { [unowned self] in
+            guard pipeline.loads > 0 else { return }
+            (pipeline.output as? JSONLinesOutput)?.flush()
+            let events = pipeline.options.eventsPath != nil
+            diagnostics("-- reloaded \(scriptName)\(events ? ", replaying events" : "") --")
+        }
+    }
+
+    /// Loads the script afresh; on failure reports it and keeps the previous version.
+    private func load() -> Bool {
+        guard case .failure(let error) = pipeline.reload() else { return true }
+        diagnostics("error: \(error.message)")
+        diagnostics(pipeline.loads > 0
+                    ? "-- \(scriptName) did not load; the previous version keeps running --"
+                    : "-- waiting for \(scriptName) to change --")
+        return false
+    }
+
+    /// Replays the events from the start (when there are events).
+    private func replay() throws {
+        defer { (pipeline.output as? JSONLinesOutput)?.flush() }
+        guard let path = pipeline.options.eventsPath else { return }
+        let source = try Runner.openEvents(path: path, options: pipeline.options.input)
+        do {
+            try pipeline.replay(source)
+        } catch let error as ScriptError {
+            (pipeline.output as? JSONLinesOutput)?.flush()
+            diagnostics("error: \(error.message)")
+            diagnostics("-- waiting for \(scriptName) to change --")
+        }
+    }
+}
+
+/// Routes SIGINT and SIGTERM to a watcher's wake pipe, so `run --watch` ends cleanly (exit 0).
+public enum WatchSignals {
+    nonisolated(unsafe) private static var wakeDescriptor: Int32 = -1
+
+    public static func stopOnSignals(_ session: WatchSession) {
+        wakeDescriptor = session.watcher.wakeDescriptor
+        let handler: @convention(c) (Int32) -> Void = { _ in
+            var byte: UInt8 = 1
+            _ = write(WatchSignals.wakeDescriptor, &byte, 1)
+        }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+    }
+}

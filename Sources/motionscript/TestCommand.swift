@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import MotionHost
+
+/// `motionscript test`: batch-runs scenarios and ends stdout with `N passed, N failed`.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run scenarios (NAME.lua + events + NAME.expected.jsonl) and compare their output.",
+        discussion: """
+            A scenario is NAME.lua beside NAME.events.jsonl (or .evemu, .yml, .raw) and \
+            NAME.expected.jsonl. Output lines are compared as JSON, numbers within 1e-9. \
+            Exit status: 0 all passed, 1 any failed, 2 bad usage.
+            """
+    )
+
+    @Argument(help: "Scenario scripts or folders to search (default: the current folder).")
+    var paths: [String] = []
+
+    @Option(help: "Scenarios to run at once (default: the number of cores).")
+    var jobs: Int = ScenarioOptions.defaultJobs
+
+    @Flag(help: "Write each scenario's output as its expected file instead of comparing.")
+    var update = false
+
+    @Option(help: "Also write a JUnit XML report to this file.")
+    var junit: String?
+
+    @Option(help: "Run shard I of N (1-based), e.g. 2/3: a stable share of the scenarios.")
+    var shard: String?
+
+    @Option(help: "Only scenarios whose name contains PATTERN, or matches it as a glob (*, ?, [...]).")
+    var filter: String?
+
+    @Option(help: "Seconds one scenario may run (0 = no limit).")
+    var timeout: Double = ScenarioOptions.defaultTimeout
+
+    @Option(help: "The most memory each scenario's Lua state may use, in MiB (0 = no limit).")
+    var memory: Int = ScenarioOptions.defaultMemoryLimit >> 20
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be >= 1") }
+        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
+        guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("no such file or folder: \(path)")
+        }
+        if let shard {
+            do { _ = try ScenarioSelection.parseShard(shard) } catch { throw ValidationError("\(error)") }
+        }
+    }
+
+    func run() throws {
+        let batch = ScenarioBatch(
+            paths: paths.isEmpty ? ["."] : paths,
+            options: ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update),
+            filter: filter,
+            shard: try shard.map { try ScenarioSelection.parseShard($0) })
+        let showProgress = isatty(STDERR_FILENO) != 0
+        let report: ScenarioReport
+        do {
+            report = try batch.run { done, total, result in
+                guard showProgress else { return }
+                fputs("\r\u{1B}[K[\(done)/\(total)] \(result.scenario.name)", stderr)
+            }
+        } catch let error as ScenarioUsageError {
+            throw ValidationError(error.description)
+        }
+        if showProgress { fputs("\r\u{1B}[K", stderr) }
+        if let junit {
+            do {
+                try JUnitReport.xml(report.results).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                fputs("error: cannot write \(junit): \(error.localizedDescription)\n", stderr)
+                print(report.lines.joined(separator: "\n"))
+                throw ExitCode(2)
+            }
+        }
+        print(report.lines.joined(separator: "\n"))
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import MotionGestures
+import MotionHost
+
+/// A live source that replays frames and edits the script after a given frame, as a user
+/// saving in an editor while fingers are on the device.
+private final class ScriptedSource: FrameSourceWithTimeout {
+    var frames: [Frame]
+    let editAfter: Int
+    let edit: () -> Void
+    var index = 0
+
+    init(frames: [Frame], editAfter: Int, edit: @escaping () -> Void) {
+        self.frames = frames
+        self.editAfter = editAfter
+        self.edit = edit
+    }
+
+    func nextFrame(timeout: Double, handle: (Frame) throws -> Void) throws -> String? {
+        guard index < frames.count else { return "end of input" }
+        try handle(frames[index])
+        if index == editAfter { edit() }
+        index += 1
+        return nil
+    }
+}
+
+@Suite struct LiveWatchTests {
+    @Test func aReloadBetweenLiveFramesLosesAndDoublesNone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livewatch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("count.lua")
+        let version = { (v: Int) in
+            "motion.pointers():subscribe(function(p) motion.emit(\"v\(v)\", p.x) end)\n"
+        }
+        try version(1).write(to: script, atomically: true, encoding: .utf8)
+        var frames = [Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 0, y: 0)])]
+        for i in 1...5 { frames.append(Frame(t: Double(i), events: [PointerEvent(t: Double(i), id: 1, phase: .move, x: Double(i), y: 0)])) }
+        // Saved by rename-and-replace, as editors do.
+        let source = ScriptedSource(frames: frames, editAfter: 2) {
+            try! version(2).write(to: script, atomically: true, encoding: .utf8)
+        }
+        let output = CollectedOutput()
+        var diagnostics: [String] = []
+        let session = try WatchSession(RunOptions(scriptPath: script.path), output: output) { diagnostics.append($0) }
+        let reason = try session.runLive(source)
+        #expect(reason == "end of input")
+        #expect(output.lines == [
+            #"{"t":0,"name":"v1","value":0}"#, #"{"t":1,"name":"v1","value":1}"#, #"{"t":2,"name":"v1","value":2}"#,
+            #"{"t":3,"name":"v2","value":3}"#, #"{"t":4,"name":"v2","value":4}"#, #"{"t":5,"name":"v2","value":5}"#,
+        ])
+        #expect(diagnostics == ["-- reloaded count.lua --"])
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+import MotionHost
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// `motionscript test` through the library: discovery, outcomes, reports.
+@Suite struct ScenarioTests {
+    @Test func theExampleScenariosAllPass() throws {
+        let report = try ScenarioBatch(paths: [root.appendingPathComponent("examples/scenarios").path]).run()
+        #expect(report.results.map(\.scenario.name) == ["drag", "drag-no-threshold", "elements/scaled", "emit-map", "scenario_helper"])
+        for result in report.results where result.failureMessage != nil {
+            Issue.record("\(result.scenario.name): \(result.failureMessage!)")
+        }
+        #expect(report.lines.last == "4 passed, 0 failed, 1 skipped")
+        #expect(report.exitCode == 0)
+    }
+
+    /// A batch with every kind of outcome; the bad ones fail with their reason, the rest run.
+    @Test func aMixedBatchReportsEachScenarioAndKeepsGoing() throws {
+        let folder = makeTemporaryFolder("scenarios")
+        let drag = try String(contentsOf: root.appendingPathComponent("examples/scenarios/drag.lua"), encoding: .utf8)
+        let events = try String(contentsOf: root.appendingPathComponent("examples/scenarios/drag.events.jsonl"), encoding: .utf8)
+        let expected = try String(contentsOf: root.appendingPathComponent("examples/scenarios/drag.expected.jsonl"), encoding: .utf8)
+        func scenario(_ name: String, script: String = drag, events: String? = events, expected: String? = expected) {
+            writeFile(script, name + ".lua", in: folder)
+            if let events { writeFile(events, name + ".events.jsonl", in: folder) }
+            if let expected { writeFile(expected, name + ".expected.jsonl", in: folder) }
+        }
+        scenario("a-pass")
+        // Keys in another order, numbers printed differently and off by less than 1e-9.
+        scenario("b-same-json", expected: expected
+            .replacingOccurrences(of: #"{"t":0.048,"name":"position","value":{"x":120,"y":215}}"#,
+                                  with: #"{"value":{"y":215.0000000001,"x":1.2e2},"name":"position","t":0.048}"#))
+        scenario("c-wrong-line", expected: expected.replacingOccurrences(of: #""x":120"#, with: #""x":121"#))
+        scenario("d-short-output", expected: expected + #"{"t":1,"name":"position","value":true}"# + "\n")
+        scenario("e-no-expected", expected: nil)
+        scenario("f-no-events", events: nil)
+        scenario("g-not-json", expected: #"{"t":0,"name":"position","value":{"x":100,"y":200}}"# + "\n\n{oops\n")
+        scenario("h-forever", script: "while true do end\n")
+        scenario("i-memory", script: "local t = {}\nfor i = 1, 1e9 do t[i] = {i} end\n")
+        scenario("j-error", script: "motion.emit('before', 1)\nerror('bad scenario')\n")
+        scenario("k-module", script: "return {}\n", events: nil, expected: nil)
+        scenario("m-chatty", script: "while true do motion.emit('x', 1) end\n")
+        scenario("l-true-is-not-1", script: "motion.emit('v', true)\n", expected: #"{"t":0,"name":"v","value":1}"# + "\n")
+
+        let options = ScenarioOptions(jobs: 3, timeout: 0.3, memoryLimit: 16 << 20, maxOutputLines: 1000)
+        let report = try ScenarioBatch(paths: [folder.path], options: options).run()
+        let outcomes = Dictionary(uniqueKeysWithValues: report.results.map { ($0.scenario.name, $0.outcome) })
+        #expect(outcomes["a-pass"] == .passed)
+        #expect(outcomes["b-same-json"] == .passed)
+        #expect(outcomes["c-wrong-line"] == .failed("""
+            output line 3 differs
+              expected: {"t":0.048,"name":"position","value":{"x":121,"y":215}}
+              actual:   {"t":0.048,"name":"position","value":{"x":120,"y":215}}
+            """))
+        #expect(outcomes["d-short-output"] == .failed("""
+            output line 5: output ended early (4 lines, 5 expected)
+              expected: {"t":1,"name":"position","value":true}
+            """))
+        #expect(outcomes["e-no-expected"] == .failed("missing expected file e-no-expected.expected.jsonl (create it with --update)"))
+        #expect(outcomes["f-no-events"] == .failed("missing events file: f-no-events.events.jsonl, .evemu, .yml or .raw beside f-no-events.lua"))
+        #expect(outcomes["g-not-json"] == .failed("\(folder.path)/g-not-json.expected.jsonl:3: not JSON Lines: column 2: expected a string key"))
+        let forever = report.results.first { $0.scenario.name == "h-forever" }?.failureMessage ?? ""
+        #expect(forever.hasPrefix("timeout: stopped after the time limit of 0.3 s ("), "\(forever)")
+        #expect(forever.contains("h-forever.lua:1: timeout"))
+        let memory = report.results.first { $0.scenario.name == "i-memory" }?.failureMessage ?? ""
+        #expect(memory.hasPrefix("out of memory: the script exceeded its memory limit of 16 MiB ("), "\(memory)")
+        let error = report.results.first { $0.scenario.name == "j-error" }?.failureMessage ?? ""
+        #expect(error.hasPrefix("script error: ") && error.contains("j-error.lua:2: bad scenario"))
+        #expect(outcomes["k-module"] == .skipped("no events or expected file beside it (a module?)"))
+        #expect(outcomes["l-true-is-not-1"] == .failed("""
+            output line 1 differs
+              expected: {"t":0,"name":"v","value":1}
+              actual:   {"t":0,"name":"v","value":true}
+            """))
+
+        #expect(outcomes["m-chatty"] == .failed("too much output: \(folder.path)/m-chatty.lua: the output exceeded 1000 lines"))
+
+        #expect(report.lines.last == "2 passed, 10 failed, 1 skipped")
+        #expect(report.exitCode == 1)
+        #expect(report.lines.contains("FAIL    c-wrong-line: output line 3 differs"))
+        #expect(report.lines.contains(#"        expected: {"t":0.048,"name":"position","value":{"x":121,"y":215}}"#))
+        #expect(report.lines.contains("ok      a-pass"))
+        #expect(report.lines.contains("skip    k-module: no events or expected file beside it (a module?)"))
+    }
+
+    @Test func updateWritesExpectedFilesThatThenPass() throws {
+        let folder = makeTemporaryFolder("update")
+        writeFile("motion.pointers():map(function(p) return p.x * 2 end):emit('x')\n", "double.lua", in: folder)
+        writeFile(shortDragEvents, "double.events.jsonl", in: folder)
+        writeFile("motion.emit('n', 1)\n", "stale.lua", in: folder)
+        writeFile(shortDragEvents, "stale.events.jsonl", in: folder)
+        writeFile(#"{"t":0,"name":"n","value":2}"# + "\n", "stale.expected.jsonl", in: folder)
+        let updated = try ScenarioBatch(paths: [folder.path], options: ScenarioOptions(update: true)).run()
+        #expect(updated.results.map(\.outcome) == [.updated, .updated])
+        #expect(try String(contentsOfFile: folder.path + "/double.expected.jsonl", encoding: .utf8) == """
+            {"t":0,"name":"x","value":20}
+            {"t":0.016,"name":"x","value":44}
+            {"t":0.032,"name":"x","value":60}
+            {"t":0.048,"name":"x","value":60}
+
+            """)
+        #expect(try String(contentsOfFile: folder.path + "/stale.expected.jsonl", encoding: .utf8) == #"{"t":0,"name":"n","value":1}"# + "\n")
+        let again = try ScenarioBatch(paths: [folder.path]).run()
+        #expect(again.summaryLine == "2 passed, 0 failed")
+        // Unchanged output: --update reports a plain pass and leaves the file alone.
+        #expect(try ScenarioBatch(paths: [folder.path], options: ScenarioOptions(update: true)).run().results.map(\.outcome)
+                == [.passed, .passed])
+    }
+
+    @Test func shardsPartitionTheScenariosAndFiltersSelectByName() throws {
+        let folder = makeTemporaryFolder("shards")
+        let names = ["tap", "drag-a", "drag-b", "pinch", "rotate", "sub/drag-c", "sub/scale"]
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in names {
+            writeFile("motion.emit('ok', true)\n", name + ".lua", in: folder)
+            writeFile(shortDragEvents, name + ".events.jsonl", in: folder)
+            writeFile(#"{"t":0,"name":"ok","value":true}"# + "\n", name + ".expected.jsonl", in: folder)
+        }
+        let all = try ScenarioBatch(paths: [folder.path]).select().map(\.name)
+        #expect(all == names.sorted())
+        var seen: [String] = []
+        for index in 1...3 {
+            let shard = try ScenarioBatch(paths: [folder.path], shard: (index, 3)).select().map(\.name)
+            #expect(shard.count >= 2 && shard.count <= 3)
+            #expect(Set(shard).isDisjoint(with: seen))
+            seen += shard
+        }
+        #expect(seen.sorted() == all)
+        #expect(try ScenarioBatch(paths: [folder.path], shard: (2, 3)).run().summaryLine == "2 passed, 0 failed")
+
+        #expect(try ScenarioBatch(paths: [folder.path], filter: "drag").select().map(\.name) == ["drag-a", "drag-b", "sub/drag-c"])
+        #expect(try ScenarioBatch(paths: [folder.path], filter: "sub/*").select().map(\.name) == ["sub/drag-c", "sub/scale"])
+        #expect(try ScenarioBatch(paths: [folder.path], filter: "?a?").select().map(\.name) == ["tap"])
+
+        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", "-1/2"] {
+            #expect(throws: ScenarioUsageError.self) { try ScenarioSelection.parseShard(bad) }
+        }
+        #expect(try ScenarioSelection.parseShard("3/3") == (3, 3))
+        #expect(throws: ScenarioUsageError.self) { try ScenarioBatch(paths: [folder.path + "/nothing"]).select() }
+    }
+
+    @Test func junitReportHasCountsACasePerScenarioAndFailureMessages() throws {
+        let scenario = { (name: String) in
+            Scenario(name: name, scriptPath: "s/\(name).lua", eventsPath: "s/\(name).events.jsonl",
+                     expectedPath: "s/\(name).expected.jsonl", hasExpected: true)
+        }
+        let xml = JUnitReport.xml([
+            ScenarioResult(scenario: scenario("drag"), outcome: .passed, duration: 0.0123),
+            ScenarioResult(scenario: scenario("x<&>"), outcome: .failed("output line 2 differs\n  expected: {\"a\":1}"), duration: 1.5),
+            ScenarioResult(scenario: scenario("helper"), outcome: .skipped("a module"), duration: 0),
+        ])
+        #expect(xml == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites tests="3" failures="1" errors="0" skipped="1" time="1.512">
+              <testsuite name="motionscript" tests="3" failures="1" errors="0" skipped="1" time="1.512">
+                <testcase name="drag" classname="scenarios" file="s/drag.lua" time="0.012"/>
+                <testcase name="x&lt;&amp;&gt;" classname="scenarios" file="s/x&lt;&amp;&gt;.lua" time="1.500">
+                  <failure message="output line 2 differs">output line 2 differs
+              expected: {&quot;a&quot;:1}</failure>
+                </testcase>
+                <testcase name="helper" classname="scenarios" file="s/helper.lua" time="0.000">
+                  <skipped message="a module"/>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """)
+    }
+}
+
+@Suite struct OutputComparisonTests {
+    @Test(arguments: [
+        (#"{"a":1,"b":[true,null,"x"]}"#, #"{"b":[true,null,"x"],"a":1.0}"#, true),
+        ("0.3", "0.30000000000000004", true),
+        ("1e21", "1.0000000000001e21", true),
+        ("0.3", "0.3000001", false),
+        ("1", "true", false),
+        (#"{"a":1}"#, #"{"a":1,"b":2}"#, false),
+        (#""\u00e9\ud83d\ude00""#, #""é😀""#, true),
+        ("[1,2]", "[2,1]", false),
+    ])
+    func structuralComparison(a: String, b: String, same: Bool) throws {
+        #expect(OutputComparison.matches(try JSONValue.parse(a), try JSONValue.parse(b)) == same)
+    }
+
+    @Test(arguments: ["{", "[1,]", "tru", "\"abc", "1 2", "{'a':1}", "01x"])
+    func malformedJSONIsRejected(text: String) {
+        #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(text) }
+    }
+}

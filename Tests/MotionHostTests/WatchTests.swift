@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import MotionHost
+import MotionLua
+
+/// The watcher and the `run --watch` session, against real files and inotify.
+@Suite struct FileWatcherTests {
+    @Test func renameOverTheFileInPlaceWriteAndBurstsAreOneChangeEach() throws {
+        let folder = makeTemporaryFolder("watch")
+        let script = writeFile("-- 1\n", "a.lua", in: folder)
+        let watcher = try FileWatcher(files: [script])
+        // Rename-and-replace, as editors save: the watched inode goes away.
+        writeFile("-- 2\n", "a.lua", in: folder, byRename: true)
+        #expect(watcher.wait(debounce: 0.05, timeout: 5) == .changed([script]))
+        // A burst of writes within the quiet period: one change.
+        for i in 3...6 { writeFile("-- \(i)\n", "a.lua", in: folder) }
+        #expect(watcher.wait(debounce: 0.3, timeout: 5) == .changed([script]))
+        #expect(watcher.wait(debounce: 0.05, timeout: 0.1) == .timedOut)
+        // Another file in the same folder is not watched.
+        writeFile("x", "notes.txt", in: folder)
+        #expect(watcher.wait(debounce: 0.05, timeout: 0.2) == .timedOut)
+    }
+
+    @Test func stopWakesAWaitAndSetFilesFollowsNewFiles() throws {
+        let folder = makeTemporaryFolder("watch")
+        let other = makeTemporaryFolder("watch-other")
+        let a = writeFile("", "a.lua", in: folder)
+        let b = writeFile("", "b.lua", in: other)
+        let watcher = try FileWatcher(files: [a])
+        watcher.setFiles([a, b])
+        writeFile("return 1", "b.lua", in: other)
+        #expect(watcher.wait(debounce: 0.02, timeout: 5) == .changed([b]))
+        watcher.setFiles([a])
+        writeFile("return 2", "b.lua", in: other)
+        #expect(watcher.wait(debounce: 0.02, timeout: 0.2) == .timedOut)
+        watcher.stop()
+        #expect(watcher.wait() == .stopped)
+    }
+}
+
+@Suite struct WatchSessionTests {
+    /// Runs a session on its own thread; `edits` run one by one, each when the session is
+    /// waiting for a change. Returns the output and the diagnostics.
+    func runSession(script: String, events: String?, edits: [() -> Void]) throws -> (lines: [String], diagnostics: [String]) {
+        let output = CollectedOutput()
+        let diagnostics = DiagnosticLines()
+        let session = try WatchSession(RunOptions(scriptPath: script, eventsPath: events, timeout: 5),
+                                       watch: WatchOptions(debounce: 0.05, maxReloads: edits.count),
+                                       output: output) { diagnostics.append($0) }
+        let waiting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        session.onWaiting = { waiting.signal() }
+        let thread = Thread {
+            do { try session.run() } catch { diagnostics.append("thrown: \(error)") }
+            done.signal()
+        }
+        thread.start()
+        for edit in edits {
+            guard waiting.wait(timeout: .now() + 10) == .success else {
+                Issue.record("the session did not come back to waiting")
+                session.stop()
+                break
+            }
+            edit()
+        }
+        if done.wait(timeout: .now() + 10) != .success {
+            session.stop()
+            Issue.record("the session did not end")
+            _ = done.wait(timeout: .now() + 10)
+        }
+        return (output.lines, diagnostics.lines)
+    }
+
+    @Test func reloadsReplayTheEventsAndAFailedVersionKeepsThePreviousOne() throws {
+        let folder = makeTemporaryFolder("session")
+        let script = writeFile("""
+            local box = motion.property({x = 100, y = 200}, {keep = "box"})
+            motion.gesture(motion.pan{}):translation(box):subscribe(box)
+            box:emit("v1")
+            """, "drag.lua", in: folder)
+        let events = writeFile(shortDragEvents, "drag.events.jsonl", in: folder)
+        let result = try runSession(script: script, events: events, edits: [
+            { writeFile("local box = motion.property(0, {keep = 'box'})\nbox:emit('v2'\n", "drag.lua", in: folder, byRename: true) },
+            { writeFile("local box = motion.property(0, {keep = 'box'})\nbox:emit('v3')\n", "drag.lua", in: folder, byRename: true) },
+        ])
+        #expect(result.lines == [
+            #"{"t":0,"name":"v1","value":{"x":100,"y":200}}"#,
+            #"{"t":0.016,"name":"v1","value":{"x":112,"y":209}}"#,
+            #"{"t":0.032,"name":"v1","value":{"x":120,"y":215}}"#,
+            // v2 did not load; v3 keeps the box from v1.
+            #"{"t":0,"name":"v3","value":{"x":120,"y":215}}"#,
+        ])
+        #expect(result.diagnostics.count == 3)
+        #expect(result.diagnostics[0].hasPrefix("error: ") && result.diagnostics[0].contains("drag.lua:3: ')' expected"))
+        #expect(Array(result.diagnostics.dropFirst()) == [
+            "-- drag.lua did not load; the previous version keeps running --",
+            "-- reloaded drag.lua, replaying events --",
+        ])
+    }
+
+    /// What SIGINT/SIGTERM do in the command: the session ends normally (exit 0).
+    @Test func stopEndsASessionWaitingForChanges() throws {
+        let folder = makeTemporaryFolder("session")
+        let script = writeFile("motion.emit('up', true)\n", "idle.lua", in: folder)
+        let session = try WatchSession(RunOptions(scriptPath: script), output: CollectedOutput()) { _ in }
+        let waiting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        session.onWaiting = { waiting.signal() }
+        let thread = Thread {
+            do { try session.run() } catch { Issue.record("\(error)") }
+            done.signal()
+        }
+        thread.start()
+        #expect(waiting.wait(timeout: .now() + 10) == .success)
+        session.stop()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(session.pipeline.runtime == nil && session.pipeline.loads == 1)
+    }
+
+    @Test func aChangedRequiredModuleReloadsTheScript() throws {
+        let folder = makeTemporaryFolder("session")
+        writeFile("return 1\n", "helper.lua", in: folder)
+        let script = writeFile("motion.emit('helper', require 'helper')\n", "main.lua", in: folder)
+        let result = try runSession(script: script, events: nil, edits: [
+            { writeFile("return 2\n", "helper.lua", in: folder) },
+        ])
+        #expect(result.lines == [#"{"t":0,"name":"helper","value":1}"#, #"{"t":0,"name":"helper","value":2}"#])
+        #expect(result.diagnostics == ["-- reloaded main.lua --"])
+    }
+}
+
+/// Lines appended from the session's thread, read after it ended.
+final class DiagnosticLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+    var lines: [String] { lock.withLock { stored } }
+}
