@@ -43,8 +43,19 @@ public final class LuaRuntime {
 
     var callState: OpaquePointer? { closed ? nil : (activeState ?? mainState) }
 
-    /// The input time of the frame being processed.
-    public var time: Double { dispatcher.time }
+    /// The input time of what is happening now: the frame being processed, or, while a value
+    /// decided later than it was due flows (a tap recognized when its rival's interval ran out,
+    /// a delayed value, a spring frame), the time it fell due. Output lines carry this time.
+    public var time: Double { timeOverride ?? dispatcher.time }
+    private var timeOverride: Double?
+
+    /// Runs `body` with `time` reading `t` (see `time`).
+    func withTime(_ t: Double, _ body: () -> Void) {
+        let saved = timeOverride
+        timeOverride = t
+        defer { timeOverride = saved }
+        body()
+    }
 
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { closed ? 0 : Int(ms_memoryused(mainState)) }
@@ -86,8 +97,28 @@ public final class LuaRuntime {
 
     /// Feeds one input frame to the script's recognizers. Throws the first script error.
     public func handle(_ frame: Frame) throws {
+        settle(before: frame.t)
         dispatcher.dispatch(frame)
         if let pendingError { throw pendingError }
+    }
+
+    /// The end of input: decisions still waiting on time (a tap waiting for its interval) are
+    /// made, and everything scheduled on the input clock (delays, springs) runs, each stamped
+    /// with the time it fell due. Throws the first script error.
+    public func finish() throws {
+        if let pendingError { throw pendingError }
+        settle(before: .infinity)
+        dispatcher.finish()
+        if let pendingError { throw pendingError }
+    }
+
+    /// Advances input time through every action scheduled on the clock before `t`, one due
+    /// time at a time, so that recognizers' time-based decisions (taps) and clock actions
+    /// (delays, springs) interleave in time order rather than recognizers first.
+    private func settle(before t: Double) {
+        while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
+            dispatcher.advance(to: next)
+        }
     }
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).

@@ -3,7 +3,10 @@ import MotionStreams
 
 /// Methods of streams (and of properties, which are streams too).
 enum StreamMethods {
-    static let all: [(String, Int)] = [
+    /// Every stream method: these, the gesture operators and the value operator catalog.
+    static let all: [(String, Int)] = core + GestureOperatorMethods.all + ValueOperatorMethods.all
+
+    static let core: [(String, Int)] = [
         ("subscribe", BindingTable.register("subscribe", subscribe)),
         ("emit", BindingTable.register("emit", emit)),
         ("map", BindingTable.register("map", map)),
