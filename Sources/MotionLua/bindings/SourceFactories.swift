@@ -20,9 +20,9 @@ enum SourceFactories {
             throw LuaBindingError("motion.spring: options 'to' and 'from' are required")
         }
         let velocity = try options.value("velocity")
-        let stiffness = try options.number("stiffness") ?? SpringDefaults.stiffness
-        let damping = try options.number("damping") ?? SpringDefaults.damping
-        let mass = try options.number("mass") ?? SpringDefaults.mass
+        let stiffness = try options.number("stiffness", min: 0, exclusiveMin: true) ?? SpringDefaults.stiffness
+        let damping = try options.number("damping", min: 0, exclusiveMin: true) ?? SpringDefaults.damping
+        let mass = try options.number("mass", min: 0, exclusiveMin: true) ?? SpringDefaults.mass
         let clock = call.runtime.dispatcher.clock
         func make<T: MotionVector>(_ extract: (MotionValue) -> T?, _ wrap: @escaping (T) -> MotionValue) throws -> MotionObservable<MotionValue>? {
             guard let to = extract(to), let from = extract(from) else { return nil }
