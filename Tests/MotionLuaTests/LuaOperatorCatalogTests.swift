@@ -154,7 +154,7 @@ private func feed(_ operators: String, _ values: String) throws -> [String] {
             local g = motion.gesture(motion.pan{threshold = 0})
             g:whenRecognitionState("began"):centroid(e):emit("began at")
             g:whenRecognitionStateIsAnyOf("began", "ended"):velocity():x():emit("vx")
-            g:whenRecognitionStateIsAnyOf{"changed"}:velocity(e):emit("v in e")
+            g:whenRecognitionState{"changed"}:velocity(e):emit("v in e")
             """)
         defer { runtime.close() }
         // 10 units every 16 ms along x: 625 units/s, 312.5 in e (scale 2).

@@ -3,7 +3,8 @@ import MotionGestures
 import MotionStreams
 
 /// Stream methods for streams of gesture values: `rotation(addedTo)`, `scale(addedTo)`,
-/// `whenRecognitionState(s)`, `whenRecognitionStateIsAnyOf(s1, s2, …)` (or a table of states),
+/// `whenRecognitionState(s)`, `whenRecognitionStateIsAnyOf(s1, s2, …)` (either also takes a
+/// table of states),
 /// `centroid(E)`, `velocity(E)`. A value of the wrong kind at event time stops the script with
 /// the `file:line` of the method call.
 enum GestureOperatorMethods {
@@ -11,6 +12,7 @@ enum GestureOperatorMethods {
         ("rotation", BindingTable.register("rotation") { try addedTo($0, kind: .rotation) }),
         ("scale", BindingTable.register("scale") { try addedTo($0, kind: .scale) }),
         ("whenRecognitionState", BindingTable.register("whenRecognitionState") { call in
+            if call.lua.isTable(2) { return try whenRecognitionStateIsAnyOf(call) }
             let state = try recognitionState(call, 2)
             return StreamMethods.push(try gestures(call, "whenRecognitionState")
                 .whenRecognitionState(is: state)._map { MotionValue.gesture($0) }, call)

@@ -83,14 +83,18 @@ enum RecognizerFactories {
     /// replays at subscription keeps the current time.
     static func stamped<T>(_ source: MotionObservable<T>, by recognizer: GestureRecognizer,
                            _ runtime: LuaRuntime) -> MotionObservable<T> {
-        MotionObservable { observer in
+        let dispatcher = runtime.dispatcher
+        return MotionObservable { observer in
             var connecting = true
+            // The usual case, a value of the frame being handled, takes the short path.
             let subscription = source.subscribe(
                 next: { value in
-                    if connecting { observer.next(value) } else { runtime.withTime(recognizer.value.t) { observer.next(value) } }
+                    let t = recognizer.value.t
+                    if connecting || t == dispatcher.time { observer.next(value) } else { runtime.withTime(t) { observer.next(value) } }
                 },
                 state: { state in
-                    if connecting { observer.state(state) } else { runtime.withTime(recognizer.value.t) { observer.state(state) } }
+                    let t = recognizer.value.t
+                    if connecting || t == dispatcher.time { observer.state(state) } else { runtime.withTime(t) { observer.state(state) } }
                 })
             connecting = false
             return { subscription.unsubscribe() }
