@@ -245,3 +245,17 @@ private func feed(_ operators: String, _ values: String) throws -> [String] {
         #expect(error.contains("script.lua:1: " + message), "\(error)")
     }
 }
+
+@Suite struct LuaEndOfInputTests {
+    @Test func aDelayThatFeedsItselfForeverIsStoppedByTheTimeLimitAtTheEndOfInput() throws {
+        let (runtime, _) = try loadedRuntime("""
+            local p = motion.property(0)
+            p:delay(0.1):offset(1):subscribe(p)
+            """)
+        defer { runtime.close() }
+        runtime.setTimeout(0.2)
+        #expect(throws: ScriptError.self) { try runtime.finish() }
+        #expect(runtime.pendingError?.kind == .timeout)
+        #expect(runtime.pendingError?.message.contains("timeout: the script ran past its time limit (input time ") == true)
+    }
+}
