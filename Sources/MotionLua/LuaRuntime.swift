@@ -51,6 +51,9 @@ public final class LuaRuntime {
     /// Wall-clock (monotonic) time past which the script is stopped; see `setTimeout`.
     private var deadline = Double.infinity
 
+    /// Whether something up the call stack already set the time (`withTime`).
+    var isTimeSet: Bool { timeOverride != nil }
+
     /// Runs `body` with `time` reading `t` (see `time`).
     func withTime(_ t: Double, _ body: () -> Void) {
         let saved = timeOverride

@@ -223,6 +223,19 @@ private func pairFrames(to: (Double, Double)) -> [Frame] {
         #expect(output.lines == ["0 s \"possible\"", "2.016 s \"began\"", "2.032 s \"ended\""])
     }
 
+    @Test func disablingARecognizerFromACallbackCancelsItsGestureNow() throws {
+        let (runtime, output) = try loadedRuntime("""
+            pan = motion.pan{threshold = 0, element = motion.element{width = 100, height = 100}}
+            motion.gesture(pan):subscribe(function(g) motion.emit("s", g.state) end)
+            motion.pointers():subscribe(function(p) if p.id == 2 then pan.enabled = false end end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(0, (1, .down, 10, 10)))
+        try runtime.handle(frame(0.016, (1, .move, 20, 10)))
+        try runtime.handle(frame(1, (2, .down, 500, 500)))  // outside the pan's element
+        #expect(output.lines == ["0 s \"possible\"", "0.016 s \"began\"", "1 s \"cancelled\""])
+    }
+
     // MARK: Taps
 
     @Test func tapGestureValuesAndTapSourceLocationInAnElement() throws {

@@ -80,7 +80,8 @@ enum RecognizerFactories {
     /// What a recognizer's listeners cause downstream happens at the time of the recognizer's
     /// value (`LuaRuntime.time`): a tap recognized or failed because an interval ran out is
     /// stamped with the time it fell due, not with the frame that revealed it. What the source
-    /// replays at subscription keeps the current time.
+    /// replays at subscription, and what a script causes itself (disabling a recognizer from a
+    /// callback), keep the current time.
     static func stamped<T>(_ source: MotionObservable<T>, by recognizer: GestureRecognizer,
                            _ runtime: LuaRuntime) -> MotionObservable<T> {
         let dispatcher = runtime.dispatcher
@@ -90,11 +91,11 @@ enum RecognizerFactories {
             let subscription = source.subscribe(
                 next: { value in
                     let t = recognizer.value.t
-                    if connecting || t == dispatcher.time { observer.next(value) } else { runtime.withTime(t) { observer.next(value) } }
+                    if connecting || t == dispatcher.time || runtime.isTimeSet { observer.next(value) } else { runtime.withTime(t) { observer.next(value) } }
                 },
                 state: { state in
                     let t = recognizer.value.t
-                    if connecting || t == dispatcher.time { observer.state(state) } else { runtime.withTime(t) { observer.state(state) } }
+                    if connecting || t == dispatcher.time || runtime.isTimeSet { observer.state(state) } else { runtime.withTime(t) { observer.state(state) } }
                 })
             connecting = false
             return { subscription.unsubscribe() }
