@@ -76,6 +76,9 @@ enum MotionModule {
     static func gesture(_ call: LuaCall) throws -> Int32 {
         let box: RecognizerBox = try call.object(1, .recognizer)
         let values = gestureSource(box.recognizer)._map { MotionValue.gesture($0) }
+        // Only taps decide off the frame (an interval that ran out); the continuous gestures
+        // keep the per-event path free of the stamping layer.
+        guard box.recognizer is TapGestureRecognizer else { return StreamMethods.push(values, call) }
         return StreamMethods.push(RecognizerFactories.stamped(values, by: box.recognizer, call.runtime), call)
     }
 
