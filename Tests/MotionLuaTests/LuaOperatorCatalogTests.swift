@@ -170,6 +170,20 @@ private func feed(_ operators: String, _ values: String) throws -> [String] {
         #expect(lines[3].hasPrefix("0.048 vx 625"))
     }
 
+    @Test func translationWithoutAddedToIsTranslationIn() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local e = motion.element{x = 50, y = 50, width = 100, height = 100, scale = 2}
+            local g = motion.gesture(motion.pan{threshold = 0}):whenRecognitionState("changed")
+            g:translation():emit("screen")
+            g:translation(e):emit("in e")
+            """)
+        defer { runtime.close() }
+        for f in dragFrames(moves: 2) { try runtime.handle(f) }
+        // Changed at the second move: (20, 0) on screen, (10, 0) in e (scale 2).
+        #expect(output.lines.filter { !$0.contains("state") }
+                == ["0.032 screen {\"x\":20,\"y\":0}", "0.032 in e {\"x\":10,\"y\":0}"])
+    }
+
     @Test func velocityOfRotationIsANumber() throws {
         let (runtime, output) = try loadedRuntime("""
             motion.gesture(motion.rotation{threshold = 0}):whenRecognitionState("changed"):velocity():emit("w")
