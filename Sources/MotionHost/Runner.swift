@@ -53,6 +53,8 @@ public enum Runner {
                 throw ScriptError(.timeout, "\(runtime.scriptPath): timeout: the run went past its time limit of \(timeout) s")
             }
         }
+        // End of input: pending taps and delays settle.
+        try runtime.finish()
     }
 
     /// Opens an event file, detecting its format by content.

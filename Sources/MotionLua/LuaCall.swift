@@ -44,7 +44,7 @@ public struct LuaCall {
     /// A Lua function argument, kept in the registry until the returned callback is released.
     public func function(_ index: Int32) throws -> LuaCallback {
         guard lua.isFunction(index) else { throw badArgument(index, "function") }
-        return runtime.makeCallback(at: index, place: lua.whereString(level: 1))
+        return runtime.makeCallback(at: index, place: place)
     }
 
     public func object<T: AnyObject>(_ index: Int32, _ type: LuaObjectType) throws -> T {
@@ -77,6 +77,10 @@ public struct LuaCall {
         }
     }
 
-    /// "file:line:" of the Lua code making this call.
-    public var place: String { lua.whereString(level: 1) }
+    /// "file:line:" of the Lua code making this call (luaL_where's trailing space dropped:
+    /// messages add their own).
+    public var place: String {
+        let place = lua.whereString(level: 1)
+        return place.hasSuffix(" ") ? String(place.dropLast()) : place
+    }
 }

@@ -53,8 +53,24 @@ public final class LuaRuntime {
 
     var callState: OpaquePointer? { closed ? nil : (activeState ?? mainState) }
 
-    /// The input time of the frame being processed.
-    public var time: Double { dispatcher.time }
+    /// The input time of what is happening now: the frame being processed, or, while a value
+    /// decided later than it was due flows (a tap recognized when its rival's interval ran out,
+    /// a delayed value, a spring frame), the time it fell due. Output lines carry this time.
+    public var time: Double { timeOverride ?? dispatcher.time }
+    private var timeOverride: Double?
+    /// Wall-clock (monotonic) time past which the script is stopped; see `setTimeout`.
+    private var deadline = Double.infinity
+
+    /// Whether something up the call stack already set the time (`withTime`).
+    var isTimeSet: Bool { timeOverride != nil }
+
+    /// Runs `body` with `time` reading `t` (see `time`).
+    func withTime(_ t: Double, _ body: () -> Void) {
+        let saved = timeOverride
+        timeOverride = t
+        defer { timeOverride = saved }
+        body()
+    }
 
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { closed ? 0 : Int(ms_memoryused(mainState)) }
@@ -96,12 +112,42 @@ public final class LuaRuntime {
 
     /// Feeds one input frame to the script's recognizers. Throws the first script error.
     public func handle(_ frame: Frame) throws {
+        settle(before: frame.t)
         dispatcher.dispatch(frame)
         if let pendingError { throw pendingError }
     }
 
+    /// The end of input: decisions still waiting on time (a tap waiting for its interval) are
+    /// made, and everything scheduled on the input clock (delays, springs) runs, each stamped
+    /// with the time it fell due. Throws the first script error.
+    public func finish() throws {
+        if let pendingError { throw pendingError }
+        settle(before: .infinity)
+        // Stopped early (an error, the time limit): what is still scheduled must not run.
+        if let pendingError { throw pendingError }
+        dispatcher.finish()
+        if let pendingError { throw pendingError }
+    }
+
+    /// Advances input time through every action scheduled on the clock before `t`, one due
+    /// time at a time, so that recognizers' time-based decisions (taps) and clock actions
+    /// (delays, springs) interleave in time order rather than recognizers first.
+    /// A source that never comes to rest (a delay feeding itself through Swift operators only)
+    /// is stopped by the time limit, checked here since no Lua code runs to trip the hook.
+    private func settle(before t: Double) {
+        var steps = 0
+        while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
+            dispatcher.advance(to: next)
+            steps += 1
+            if steps & 1023 == 0, ms_monotonic() > deadline {
+                fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
+            }
+        }
+    }
+
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
+        deadline = seconds > 0 ? ms_monotonic() + seconds : .infinity
         ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
     }
 

@@ -1,7 +1,7 @@
 import MotionGestures
 import MotionStreams
 
-/// Gesture values in Lua: fields `state`, `pointers`, `kind`, `t`; methods `location(E)`,
+/// Gesture values in Lua: fields `state`, `pointers`, `kind`, `t`, `taps` (tap gestures); methods `location(E)`,
 /// `translation(E)`, `rotation()`, `scale()`, `velocity(E)`.
 enum GestureMethods {
     static let all: [(String, Int)] = [
@@ -39,6 +39,7 @@ enum GestureMethods {
         case "pointers": call.lua.push(g.pointers)
         case "kind": call.lua.push(g.kind.rawValue)
         case "t": call.lua.push(g.t)
+        case "taps": call.lua.push(g.taps)
         default: return Metatables.pushMethod(call)
         }
         return 1

@@ -16,7 +16,7 @@ enum MotionModule {
     ]
 
     static func install(on lua: Lua, scriptPath: String) {
-        BindingTable.pushTable(functions, on: lua)
+        BindingTable.pushTable(functions + RecognizerFactories.functions + SourceFactories.functions, on: lua)
         LuaObject.push(ElementBox(.screen), .element, on: lua)
         lua.setField("screen", in: -2)
         lua.pushValue(at: -1)
@@ -75,7 +75,11 @@ enum MotionModule {
 
     static func gesture(_ call: LuaCall) throws -> Int32 {
         let box: RecognizerBox = try call.object(1, .recognizer)
-        return StreamMethods.push(gestureSource(box.recognizer)._map { MotionValue.gesture($0) }, call)
+        let values = gestureSource(box.recognizer)._map { MotionValue.gesture($0) }
+        // Only taps decide off the frame (an interval that ran out); the continuous gestures
+        // keep the per-event path free of the stamping layer.
+        guard box.recognizer is TapGestureRecognizer else { return StreamMethods.push(values, call) }
+        return StreamMethods.push(RecognizerFactories.stamped(values, by: box.recognizer, call.runtime), call)
     }
 
     /// `motion.property(initial [, {keep = "name"}])`. With `keep`, the property starts from

@@ -30,7 +30,7 @@ struct Options {
         }
     }
 
-    private func withField<T>(_ key: String, _ body: () throws -> T?) rethrows -> T? {
+    func withField<T>(_ key: String, _ body: () throws -> T?) rethrows -> T? {
         guard present else { return nil }
         call.lua.getField(key, in: index)
         defer { call.lua.pop() }

@@ -26,8 +26,11 @@ enum RecognizerMethods {
         guard let enabled = call.lua.bool(at: 3) else {
             throw LuaBindingError("'enabled' must be a boolean, got \(call.lua.typeName(at: 3))")
         }
-        box.recognizer.isEnabled = enabled
-        if !enabled { box.recognizer.reset() }
+        // A gesture cancelled by this happens now, not at the recognizer's last frame.
+        call.runtime.withTime(call.runtime.time) {
+            box.recognizer.isEnabled = enabled
+            if !enabled { box.recognizer.reset() }
+        }
         return 0
     }
 }

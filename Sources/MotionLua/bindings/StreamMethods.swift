@@ -3,7 +3,10 @@ import MotionStreams
 
 /// Methods of streams (and of properties, which are streams too).
 enum StreamMethods {
-    static let all: [(String, Int)] = [
+    /// Every stream method: these, the gesture operators and the value operator catalog.
+    static let all: [(String, Int)] = core + GestureOperatorMethods.all + ValueOperatorMethods.all
+
+    static let core: [(String, Int)] = [
         ("subscribe", BindingTable.register("subscribe", subscribe)),
         ("emit", BindingTable.register("emit", emit)),
         ("map", BindingTable.register("map", map)),
@@ -98,7 +101,14 @@ enum StreamMethods {
     }
 
     /// `s:translation(addedTo, E)` (seed 001) and its older name `s:translated(from, E)` (seed 000).
+    /// `s:translation([E])`, with no `addedTo`, is the catalog's `translation(in:)`: each
+    /// gesture's own translation in E.
     static func translation(_ call: LuaCall, name: String) throws -> Int32 {
+        if name == "translation", call.lua.isNoneOrNil(2) || LuaObject.get(call.lua, at: 2, .element) as ElementBox? != nil {
+            let element = try call.element(2)
+            return push(try GestureOperatorMethods.gestures(call, name, kinds: [.translation, .tap])
+                .translation(in: element)._map { MotionValue.point($0) }, call)
+        }
         let stream = try call.stream(1)
         let read = try initialValueReader(call, index: 2, expecting: "point")
         let element = try call.element(3)
