@@ -33,7 +33,7 @@ public enum Runner {
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
         try runtime.load()
-        guard let source else { return }
+        guard let source else { return try runtime.finish() }
         try feed(source, to: runtime, timeout: options.timeout)
     }
 

@@ -122,12 +122,21 @@ public final class LuaRuntime {
     /// with the time it fell due. Throws the first script error.
     public func finish() throws {
         if let pendingError { throw pendingError }
-        settle(before: .infinity)
+        let end = time
+        settle(before: end + Self.settleHorizon)
         // Stopped early (an error, the time limit): what is still scheduled must not run.
         if let pendingError { throw pendingError }
+        if let next = dispatcher.clock.nextTime {
+            fail(.runtime, "\(scriptPath): scheduled work (delay, spring or tween) still running \(JSONText.number(Self.settleHorizon)) s of input time after the end of input (next at t=\(JSONText.number(next))); stopped: does a delay feed itself?")
+            throw pendingError!
+        }
         dispatcher.finish()
         if let pendingError { throw pendingError }
     }
+
+    /// How long, in input time after the last event, scheduled work may go on at the end of
+    /// input: springs and tweens settle well within it; a delay that feeds itself never does.
+    public static let settleHorizon = 60.0
 
     /// Advances input time through every action scheduled on the clock before `t`, one due
     /// time at a time, so that recognizers' time-based decisions (taps) and clock actions

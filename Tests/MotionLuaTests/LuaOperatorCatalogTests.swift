@@ -264,7 +264,7 @@ private func feed(_ operators: String, _ values: String) throws -> [String] {
     @Test func aDelayThatFeedsItselfForeverIsStoppedByTheTimeLimitAtTheEndOfInput() throws {
         let (runtime, _) = try loadedRuntime("""
             local p = motion.property(0)
-            p:delay(0.1):offset(1):subscribe(p)
+            p:delay(0.000001):offset(1):subscribe(p)
             """)
         defer { runtime.close() }
         runtime.setTimeout(0.2)

@@ -177,3 +177,19 @@ import MotionGestures
         #expect(output.lines == ["0 same true", "0 helper 42"])
     }
 }
+
+@Suite struct EndOfInputTests {
+    @Test func aDelayThatFeedsItselfIsStoppedAtTheSettleHorizonNotHung() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local p = motion.property(0)
+            p:delay(1):map(function(v) return v + 1 end):subscribe(p)
+            p:emit("p")
+            """)
+        defer { runtime.close() }
+        #expect(throws: ScriptError.self) { try runtime.finish() }
+        #expect(runtime.pendingError!.message.contains("still running 60 s of input time after the end of input (next at t=60)"))
+        // One value per second of input time until the horizon.
+        #expect(output.lines.count == 60)
+        #expect(output.lines.last == "59 p 59")
+    }
+}
