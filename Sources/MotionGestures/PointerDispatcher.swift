@@ -13,8 +13,7 @@ public final class PointerDispatcher {
     public private(set) var recognizers: [GestureRecognizer] = []
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
-    private var pointerListeners: [(id: Int, call: (PointerEvent) -> Void)] = []
-    private var nextID = 0
+    private var pointerListeners = ListenerList<(PointerEvent) -> Void>()
 
     public init(clock: InputClock = InputClock()) {
         self.clock = clock
@@ -31,7 +30,7 @@ public final class PointerDispatcher {
         }
         if !pointerListeners.isEmpty {
             for event in frame.events {
-                for listener in pointerListeners { listener.call(event) }
+                pointerListeners.forEach { $0(event) }
             }
         }
     }
@@ -53,13 +52,10 @@ public final class PointerDispatcher {
 
     @discardableResult
     public func addPointerListener(_ call: @escaping (PointerEvent) -> Void) -> Int {
-        let id = nextID
-        nextID += 1
-        pointerListeners.append((id, call))
-        return id
+        pointerListeners.add(call)
     }
 
     public func removePointerListener(_ id: Int) {
-        pointerListeners.removeAll { $0.id == id }
+        pointerListeners.remove(id)
     }
 }

@@ -13,15 +13,7 @@ public enum EventFileFormat: String, Sendable, CaseIterable {
     /// the content says nothing (an empty file). Content wins so that a renamed file still reads.
     public static func detect(head: [UInt8], path: String) -> EventFileFormat? {
         let ext = path.split(separator: "/").last.flatMap { name in name.contains(".") ? name.split(separator: ".").last.map { String($0).lowercased() } : nil }
-        if head.isEmpty {
-            switch ext {
-            case "jsonl", "json", "ndjson": return .jsonLines
-            case "evemu", "events": return .evemu
-            case "yml", "yaml": return .libinput
-            case "raw", "bin", "evdev": return .raw
-            default: return nil
-            }
-        }
+        if head.isEmpty { return byExtension(ext) }
         // Text formats are ASCII/UTF-8 without NULs; input_event records are full of zero bytes.
         if head.contains(0) { return .raw }
         let text = String(decoding: head, as: UTF8.self)
@@ -36,6 +28,10 @@ public enum EventFileFormat: String, Sendable, CaseIterable {
             if line.hasPrefix("---") || line.contains(":") { return .libinput }
             break
         }
+        return byExtension(ext)
+    }
+
+    private static func byExtension(_ ext: String?) -> EventFileFormat? {
         switch ext {
         case "jsonl", "json", "ndjson": return .jsonLines
         case "evemu", "events": return .evemu

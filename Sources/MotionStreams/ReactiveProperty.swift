@@ -2,8 +2,7 @@
 /// once, and every write notifies every observer (no dedupe).
 public final class ReactiveProperty<T> {
     @usableFromInline var value: T
-    @usableFromInline var observers: [(id: Int, observer: MotionObserver<T>)] = []
-    @usableFromInline var nextID = 0
+    @usableFromInline var observers = ListenerList<MotionObserver<T>>()
 
     public init(_ initial: T) {
         value = initial
@@ -16,9 +15,7 @@ public final class ReactiveProperty<T> {
     public func write(_ newValue: T) {
         value = newValue
         // Iterate a copy: an observer may unsubscribe (or subscribe) while we notify.
-        for entry in observers {
-            entry.observer.next(newValue)
-        }
+        observers.forEach { $0.next(newValue) }
     }
 
     public var observerCount: Int { observers.count }
@@ -27,12 +24,10 @@ public final class ReactiveProperty<T> {
     @inlinable
     public var stream: MotionObservable<T> {
         MotionObservable { [self] observer in
-            let id = nextID
-            nextID += 1
-            observers.append((id, observer))
+            let id = observers.add(observer)
             observer.next(value)
             return { [weak self] in
-                self?.observers.removeAll { $0.id == id }
+                self?.observers.remove(id)
             }
         }
     }

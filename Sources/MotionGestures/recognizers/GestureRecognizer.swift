@@ -31,8 +31,7 @@ open class GestureRecognizer {
     /// Whether a tracked pointer was cancelled in the current frame (all are then dropped).
     public internal(set) var wasCancelled = false
 
-    private var listeners: [(id: Int, call: (GestureValue) -> Void)] = []
-    private var nextListenerID = 0
+    private var listeners = ListenerList<(GestureValue) -> Void>()
 
     public init(kind: GestureKind, element: Element) {
         self.element = element
@@ -122,21 +121,16 @@ open class GestureRecognizer {
     public func write(state: GestureState) {
         value.state = state
         value.pointers = pointers.count
-        for listener in listeners {
-            listener.call(value)
-        }
+        listeners.forEach { $0(value) }
     }
 
     @discardableResult
     public func addListener(_ call: @escaping (GestureValue) -> Void) -> Int {
-        let id = nextListenerID
-        nextListenerID += 1
-        listeners.append((id, call))
-        return id
+        listeners.add(call)
     }
 
     public func removeListener(_ id: Int) {
-        listeners.removeAll { $0.id == id }
+        listeners.remove(id)
     }
 
     public var listenerCount: Int { listeners.count }

@@ -9,8 +9,7 @@ extension MotionObservable {
 
 private final class RememberHub<T> {
     private let upstream: MotionObservable<T>
-    private var observers: [(id: Int, observer: MotionObserver<T>)] = []
-    private var nextID = 0
+    private var observers = ListenerList<MotionObserver<T>>()
     private var lastValue: T?
     private var lastState: MotionState?
     private var subscription: Subscription?
@@ -20,25 +19,23 @@ private final class RememberHub<T> {
     }
 
     func add(_ observer: MotionObserver<T>) -> () -> Void {
-        let id = nextID
-        nextID += 1
-        observers.append((id, observer))
+        let id = observers.add(observer)
         if subscription == nil {
             subscription = upstream.subscribe(
                 next: { [unowned self] value in
                     lastValue = value
-                    for entry in observers { entry.observer.next(value) }
+                    observers.forEach { $0.next(value) }
                 },
                 state: { [unowned self] state in
                     lastState = state
-                    for entry in observers { entry.observer.state(state) }
+                    observers.forEach { $0.state(state) }
                 })
         } else {
             if let lastState { observer.state(lastState) }
             if let lastValue { observer.next(lastValue) }
         }
         return { [self] in
-            observers.removeAll { $0.id == id }
+            observers.remove(id)
             if observers.isEmpty {
                 subscription?.unsubscribe()
                 subscription = nil

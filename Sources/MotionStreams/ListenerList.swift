@@ -1,0 +1,40 @@
+/// Listeners registered under ids, called in registration order and removed by id: what every
+/// emitter here (properties, recognizers, the pointer dispatcher) keeps of its observers.
+/// `forEach` walks a snapshot, so a listener may add or remove listeners while being called.
+public struct ListenerList<Listener> {
+    @usableFromInline var entries: [(id: Int, listener: Listener)] = []
+    @usableFromInline var nextID = 0
+
+    @inlinable
+    public init() {}
+
+    /// Adds a listener; returns the id that removes it.
+    @inlinable
+    public mutating func add(_ listener: Listener) -> Int {
+        let id = nextID
+        nextID += 1
+        entries.append((id, listener))
+        return id
+    }
+
+    @inlinable
+    public mutating func remove(_ id: Int) {
+        entries.removeAll { $0.id == id }
+    }
+
+    @inlinable
+    public mutating func removeAll() {
+        entries.removeAll()
+    }
+
+    @inlinable
+    public var count: Int { entries.count }
+
+    @inlinable
+    public var isEmpty: Bool { entries.isEmpty }
+
+    @inlinable
+    public func forEach(_ body: (Listener) -> Void) {
+        for entry in entries { body(entry.listener) }
+    }
+}
