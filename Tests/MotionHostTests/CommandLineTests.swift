@@ -89,3 +89,20 @@ private func temp(_ name: String, _ text: String) -> String {
         #expect(r.stderr.contains("spin.lua:1: timeout: the script ran past its time limit"))
     }
 }
+
+/// The commands and options of API.md's command line exist.
+@Suite struct CommandLineContractTests {
+    @Test(arguments: [
+        ("run", ["--events", "--device", "--grab", "--watch"]),
+        ("test", ["--jobs", "--update", "--junit", "--shard"]),
+        ("record", ["--device", "-o"]),
+        ("devices", []),
+    ])
+    func commandHasItsOptions(command: String, options: [String]) throws {
+        let r = try motionscript(command, "--help")
+        #expect(r.status == 0)
+        for option in options {
+            #expect(r.stdout.contains(option), "\(command) --help lacks \(option)")
+        }
+    }
+}
