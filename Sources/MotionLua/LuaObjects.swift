@@ -4,7 +4,15 @@ import MotionStreams
 /// A stream composed in Lua.
 public final class LuaStream {
     public let observable: MotionObservable<MotionValue>
-    public init(_ observable: MotionObservable<MotionValue>) { self.observable = observable }
+    /// For `motion.gesture(r)`: the same snapshots unboxed, with the recognizer's kind, so gesture
+    /// operators applied to it skip boxing every snapshot in a MotionValue and back.
+    public let gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)?
+
+    public init(_ observable: MotionObservable<MotionValue>,
+                gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil) {
+        self.observable = observable
+        self.gestures = gestures
+    }
 }
 
 /// `motion.property(initial)`: a reactive property of any value, also usable as a stream.

@@ -12,6 +12,8 @@ import MotionStreams
 let arguments = CommandLine.arguments
 let n = arguments.count > 1 ? Int(arguments[1]) ?? 5_000_000 : 5_000_000
 let luaScript = arguments.count > 2 ? arguments[2] : "scripts/bench-lua/drag.lua"
+/// "swift" or "lua" runs one pipeline only (for instruction counts); anything else runs both.
+let only = arguments.count > 3 ? arguments[3] : "both"
 
 func now() -> Double {
     var ts = timespec()
@@ -67,10 +69,14 @@ func runLua() throws -> (seconds: Double, box: Point) {
 }
 
 do {
-    let swift = try runSwift()
-    let lua = try runLua()
-    print("swift \(swift.seconds) \(swift.box.x) \(swift.box.y)")
-    print("lua \(lua.seconds) \(lua.box.x) \(lua.box.y)")
+    if only != "lua" {
+        let swift = try runSwift()
+        print("swift \(swift.seconds) \(swift.box.x) \(swift.box.y)")
+    }
+    if only != "swift" {
+        let lua = try runLua()
+        print("lua \(lua.seconds) \(lua.box.x) \(lua.box.y)")
+    }
 } catch {
     fputs("motionbench: \(error)\n", stderr)
     exit(1)

@@ -34,6 +34,10 @@ enum GestureOperatorMethods {
     /// The gesture values of the stream at argument 1; anything else (or a gesture of a kind not
     /// in `kinds`) fails the script, naming the method and its call site.
     static func gestures(_ call: LuaCall, _ method: String, kinds: [GestureKind]? = nil) throws -> MotionObservable<GestureValue> {
+        if let typed = (LuaObject.get(call.lua, at: 1, .stream) as LuaStream?)?.gestures,
+           kinds?.contains(typed.kind) ?? true {
+            return typed.source
+        }
         let stream = try call.stream(1)
         let runtime = call.runtime
         let place = call.place

@@ -75,10 +75,14 @@ enum MotionModule {
 
     static func gesture(_ call: LuaCall) throws -> Int32 {
         let box: RecognizerBox = try call.object(1, .recognizer)
-        let values = gestureSource(box.recognizer)._map { MotionValue.gesture($0) }
+        let source = gestureSource(box.recognizer)
+        let values = source._map { MotionValue.gesture($0) }
         // Only taps decide off the frame (an interval that ran out); the continuous gestures
         // keep the per-event path free of the stamping layer.
-        guard box.recognizer is TapGestureRecognizer else { return StreamMethods.push(values, call) }
+        guard box.recognizer is TapGestureRecognizer else {
+            LuaObject.push(LuaStream(values, gestures: (source, box.recognizer.value.kind)), .stream, on: call.lua)
+            return 1
+        }
         return StreamMethods.push(RecognizerFactories.stamped(values, by: box.recognizer, call.runtime), call)
     }
 

@@ -109,18 +109,9 @@ enum StreamMethods {
             return push(try GestureOperatorMethods.gestures(call, name, kinds: [.translation, .tap])
                 .translation(in: element)._map { MotionValue.point($0) }, call)
         }
-        let stream = try call.stream(1)
+        let gestures = try GestureOperatorMethods.gestures(call, name, kinds: [.translation])
         let read = try initialValueReader(call, index: 2, expecting: "point")
         let element = try call.element(3)
-        let runtime = call.runtime
-        let place = call.place
-        let gestures = stream._nextOperator { (value: MotionValue, next: (GestureValue) -> Void) in
-            guard case .gesture(let g) = value, g.kind == .translation else {
-                runtime.fail(.runtime, "\(place) \(name)() expects a stream of translation gestures, got a \(value.kindName)")
-                return
-            }
-            next(g)
-        }
         let points = gestures.translation(addedTo: { read()?.point }, in: element)
         return push(points._map { MotionValue.point($0) }, call)
     }
