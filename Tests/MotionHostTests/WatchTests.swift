@@ -127,6 +127,19 @@ import MotionLua
         #expect(result.lines == [#"{"t":0,"name":"helper","value":1}"#, #"{"t":0,"name":"helper","value":2}"#])
         #expect(result.diagnostics == ["-- reloaded main.lua --"])
     }
+
+    @Test func aNewRecordingSavedOverTheEventsFileReplays() throws {
+        let folder = makeTemporaryFolder("session")
+        let script = writeFile("motion.pointers():subscribe(function(p) motion.emit('x', p.x) end)\n", "main.lua", in: folder)
+        let events = writeFile(#"{"t":0,"id":1,"phase":"down","x":1,"y":0}"# + "\n", "main.events.jsonl", in: folder)
+        let result = try runSession(script: script, events: events, edits: [
+            { writeFile(#"{"t":0,"id":1,"phase":"down","x":2,"y":0}"# + "\n", "main.events.jsonl", in: folder, byRename: true) },
+        ])
+        // Each replay ends by cancelling the pointer still down.
+        #expect(result.lines == [#"{"t":0,"name":"x","value":1}"#, #"{"t":0,"name":"x","value":1}"#,
+                                 #"{"t":0,"name":"x","value":2}"#, #"{"t":0,"name":"x","value":2}"#])
+        #expect(result.diagnostics == ["-- reloaded main.lua, replaying events --"])
+    }
 }
 
 /// Lines appended from the session's thread, read after it ended.

@@ -51,11 +51,11 @@ public final class WatchSession {
         defer { pipeline.close() }
         announceSwaps()
         // Watch before the first load, so an edit saved while it loads is not missed.
-        watcher.setFiles([pipeline.options.scriptPath])
+        watcher.setFiles([pipeline.options.scriptPath] + eventFiles)
         if load() { try replay() }
         var attempts = 0
         while watchOptions.maxReloads.map({ attempts < $0 }) ?? true {
-            watcher.setFiles(pipeline.watchedFiles)
+            watcher.setFiles(pipeline.watchedFiles + eventFiles)
             onWaiting?()
             guard case .changed = watcher.wait(debounce: watchOptions.debounce) else { return }
             attempts += 1
@@ -96,6 +96,9 @@ public final class WatchSession {
             }
         }
     }
+
+    /// A new recording saved over the events file replays too.
+    private var eventFiles: [String] { pipeline.options.eventsPath.map { [$0] } ?? [] }
 
     /// Says on stderr where a new version takes over, before any line it writes.
     private func announceSwaps() {
