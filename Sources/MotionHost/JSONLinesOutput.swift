@@ -8,6 +8,7 @@ import MotionStreams
 /// lines go to stderr. `flushEachLine` is for live input, where a line must not wait.
 public final class JSONLinesOutput: MotionOutput {
     private let stream: UnsafeMutablePointer<FILE>
+    private var writer = JSONWriter()
     public var flushEachLine = false
     public private(set) var linesWritten = 0
 
@@ -16,11 +17,15 @@ public final class JSONLinesOutput: MotionOutput {
     }
 
     public func emit(t: Double, name: String, value: MotionValue) {
-        write("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"value\":\(JSONText.value(value))}\n")
+        writer.reset()
+        writer.valueLine(t: t, name: name, value: value)
+        write()
     }
 
     public func emit(t: Double, name: String, state: MotionState) {
-        write("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"state\":\"\(state.name)\"}\n")
+        writer.reset()
+        writer.stateLine(t: t, name: name, state: state)
+        write()
     }
 
     public func log(_ line: String) {
@@ -29,8 +34,8 @@ public final class JSONLinesOutput: MotionOutput {
 
     public func flush() { fflush(stream) }
 
-    private func write(_ line: String) {
-        fputs(line, stream)
+    private func write() {
+        writer.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stream) }
         linesWritten += 1
         if flushEachLine { fflush(stream) }
     }

@@ -1,9 +1,27 @@
 /// A parser for one flat JSON object per line (`{"t":0.0,"id":1,"phase":"down",...}`):
 /// numbers, strings, booleans and null as values. Anything else is an error with a reason.
+/// It reads the line's bytes in place: keys and strings are handed out as bytes (valid during
+/// the callback) and plain decimals are converted exactly without strtod, so a line costs no heap
+/// allocation and no String.
 struct FlatJSON {
+    /// Bytes of a key or string value (escapes already decoded).
+    struct Text: Equatable {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        func equals(_ text: StaticString) -> Bool {
+            guard bytes.count == text.utf8CodeUnitCount else { return false }
+            for k in 0..<bytes.count where bytes[k] != text.utf8Start[k] { return false }
+            return true
+        }
+
+        var string: String { String(decoding: bytes, as: UTF8.self) }
+
+        static func == (a: Text, b: Text) -> Bool { a.bytes.elementsEqual(b.bytes) }
+    }
+
     enum Value: Equatable {
         case number(Double)
-        case string(String)
+        case string(Text)
         case bool(Bool)
         case null
         case nested
@@ -14,87 +32,167 @@ struct FlatJSON {
     }
 
     /// Calls `field` for each key/value pair of the object in `bytes`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, field: (String, Value) throws -> Void) throws {
-        var i = 0
-        let n = bytes.count
-        func skipSpace() { while i < n, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13 { i += 1 } }
-        func expect(_ c: UInt8, _ what: String) throws {
-            skipSpace()
-            guard i < n, bytes[i] == c else { throw Failure(message: "malformed JSON: expected \(what) at column \(i + 1)") }
-            i += 1
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, field: (Text, Value) throws -> Void) throws {
+        var parser = FlatJSON(bytes: bytes)
+        try parser.object(field)
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var i = 0
+    /// Decoded strings that had escapes (rare), kept alive until the parse ends.
+    private var decoded: [[UInt8]] = []
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13 { i += 1 }
+    }
+
+    private mutating func expect(_ c: UInt8, _ what: String) throws {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == c else {
+            throw Failure(message: "malformed JSON: expected \(what) at column \(i + 1)")
         }
-        func string() throws -> String {
-            try expect(34, "'\"'")
-            var out: [UInt8] = []
-            while i < n {
-                let c = bytes[i]
-                i += 1
-                if c == 34 { return String(decoding: out, as: UTF8.self) }
-                if c == 92 {
-                    guard i < n else { break }
-                    let e = bytes[i]
-                    i += 1
-                    switch e {
-                    case 110: out.append(10)
-                    case 116: out.append(9)
-                    case 114: out.append(13)
-                    case 98: out.append(8)
-                    case 102: out.append(12)
-                    case 117:
-                        guard i + 4 <= n, let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<i + 4]), as: UTF8.self), radix: 16),
-                              let scalar = Unicode.Scalar(code) else {
-                            throw Failure(message: "malformed JSON: bad \\u escape at column \(i)")
-                        }
-                        out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                        i += 4
-                    default: out.append(e)
-                    }
-                } else {
-                    out.append(c)
-                }
-            }
-            throw Failure(message: "malformed JSON: unterminated string")
-        }
-        func value() throws -> Value {
-            skipSpace()
-            guard i < n else { throw Failure(message: "malformed JSON: missing value") }
-            let c = bytes[i]
-            if c == 34 { return .string(try string()) }
-            if c == 123 || c == 91 { return .nested }
-            for (word, v) in [("true", Value.bool(true)), ("false", .bool(false)), ("null", .null)] {
-                let w = Array(word.utf8)
-                if i + w.count <= n, Array(bytes[i..<i + w.count]) == w {
-                    i += w.count
-                    return v
-                }
-            }
-            let begin = i
-            while i < n, let ch = Optional(bytes[i]), (ch >= 48 && ch <= 57) || ch == 45 || ch == 43 || ch == 46 || ch == 101 || ch == 69 { i += 1 }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<i]), as: UTF8.self)
-            guard !text.isEmpty, let number = Double(text), number.isFinite else {
-                throw Failure(message: "malformed JSON: unexpected character at column \(begin + 1)")
-            }
-            return .number(number)
-        }
+        i += 1
+    }
+
+    private mutating func object(_ field: (Text, Value) throws -> Void) throws {
         try expect(123, "'{'")
         skipSpace()
-        if i < n, bytes[i] == 125 {
+        if i < bytes.count, bytes[i] == 125 {
             i += 1
         } else {
             while true {
                 let key = try string()
                 try expect(58, "':'")
                 let v = try value()
-                if v == .nested { throw Failure(message: "unexpected nested value for \"\(key)\"") }
+                if v == .nested { throw Failure(message: "unexpected nested value for \"\(key.string)\"") }
                 try field(key, v)
                 skipSpace()
-                guard i < n else { throw Failure(message: "malformed JSON: unterminated object") }
+                guard i < bytes.count else { throw Failure(message: "malformed JSON: unterminated object") }
                 if bytes[i] == 44 { i += 1; continue }
                 if bytes[i] == 125 { i += 1; break }
                 throw Failure(message: "malformed JSON: expected ',' or '}' at column \(i + 1)")
             }
         }
         skipSpace()
-        if i != n { throw Failure(message: "malformed JSON: trailing characters at column \(i + 1)") }
+        if i != bytes.count { throw Failure(message: "malformed JSON: trailing characters at column \(i + 1)") }
+    }
+
+    private mutating func string() throws -> Text {
+        try expect(34, "'\"'")
+        let begin = i
+        // Fast path: no escapes, the text is the bytes in place.
+        while i < bytes.count, bytes[i] != 34, bytes[i] != 92 { i += 1 }
+        guard i < bytes.count else { throw Failure(message: "malformed JSON: unterminated string") }
+        if bytes[i] == 34 {
+            defer { i += 1 }
+            return Text(bytes: UnsafeBufferPointer(rebasing: bytes[begin..<i]))
+        }
+        var out = Array(bytes[begin..<i])
+        while i < bytes.count {
+            let c = bytes[i]
+            i += 1
+            if c == 34 {
+                decoded.append(out)
+                return decoded[decoded.count - 1].withUnsafeBufferPointer { Text(bytes: $0) }
+            }
+            guard c == 92 else { out.append(c); continue }
+            guard i < bytes.count else { break }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case 110: out.append(10)
+            case 116: out.append(9)
+            case 114: out.append(13)
+            case 98: out.append(8)
+            case 102: out.append(12)
+            case 117:
+                guard i + 4 <= bytes.count,
+                      let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<i + 4]), as: UTF8.self), radix: 16),
+                      let scalar = Unicode.Scalar(code) else {
+                    throw Failure(message: "malformed JSON: bad \\u escape at column \(i)")
+                }
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                i += 4
+            default: out.append(e)
+            }
+        }
+        throw Failure(message: "malformed JSON: unterminated string")
+    }
+
+    private mutating func value() throws -> Value {
+        skipSpace()
+        guard i < bytes.count else { throw Failure(message: "malformed JSON: missing value") }
+        switch bytes[i] {
+        case 34: return .string(try string())
+        case 123, 91: return .nested
+        case 116: if word("true") { return .bool(true) }
+        case 102: if word("false") { return .bool(false) }
+        case 110: if word("null") { return .null }
+        default: break
+        }
+        return .number(try number())
+    }
+
+    /// Consumes `text` if the bytes at the cursor spell it.
+    private mutating func word(_ text: StaticString) -> Bool {
+        let n = text.utf8CodeUnitCount
+        guard i + n <= bytes.count else { return false }
+        for k in 0..<n where bytes[i + k] != text.utf8Start[k] { return false }
+        i += n
+        return true
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { pow10($0) }
+    private static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { acc, _ in acc * 10 } }
+
+    private mutating func number() throws -> Double {
+        let begin = i
+        while i < bytes.count {
+            let c = bytes[i]
+            guard (c >= 48 && c <= 57) || c == 45 || c == 43 || c == 46 || c == 101 || c == 69 else { break }
+            i += 1
+        }
+        if let exact = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[begin..<i])) { return exact }
+        // Exponents and long mantissas: the standard library's correctly rounded conversion.
+        let text = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<i]), as: UTF8.self)
+        guard !text.isEmpty, let number = Double(text), number.isFinite else {
+            throw Failure(message: "malformed JSON: unexpected character at column \(begin + 1)")
+        }
+        return number
+    }
+
+    /// `-?digits[.digits]` with at most 15 significant digits: the mantissa and 10^k are exact
+    /// doubles, so one division gives the correctly rounded value (Clinger's fast path). Nil
+    /// for anything else (exponents, more digits, malformed), which takes the slow path.
+    private static func plainDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var k = 0
+        var negative = false
+        if k < text.count, text[k] == 45 { negative = true; k += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        var sawDot = false
+        var sawDigit = false
+        while k < text.count {
+            let c = text[k]
+            if c >= 48 && c <= 57 {
+                sawDigit = true
+                if mantissa != 0 || c != 48 { digits += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(c - 48)
+                if sawDot { fraction += 1 }
+            } else if c == 46, !sawDot {
+                sawDot = true
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        guard sawDigit, digits <= 15, fraction <= 22, text.last != 46 else { return nil }
+        let value = Double(mantissa) / powersOfTen[fraction]
+        return negative ? -value : value
     }
 }

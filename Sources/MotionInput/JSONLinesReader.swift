@@ -8,8 +8,10 @@ public final class JSONLinesReader: FrameSource {
     private var pending: (event: PointerEvent, line: Int)?
     private var firstTime: Double?
     private var lastTime = -Double.infinity
-    private var down: Set<Int> = []
-    private var positions: [Int: (x: Double, y: Double)] = [:]
+    /// Pointers down now, with their last position (for the final cancel).
+    private var down: [Int: (x: Double, y: Double)] = [:]
+    /// Reused for every frame: once the caller has let go of the last frame, no allocation.
+    private var events: [PointerEvent] = []
 
     public init(path: String) throws {
         reader = try LineReader(path: path)
@@ -20,7 +22,8 @@ public final class JSONLinesReader: FrameSource {
     public func nextFrame() throws -> Frame? {
         guard let first = try pending ?? nextEvent() else { return finalCancel() }
         pending = nil
-        var events = [first.event]
+        events.removeAll(keepingCapacity: true)
+        events.append(first.event)
         while let next = try nextEvent() {
             if next.event.t == first.event.t {
                 events.append(next.event)
@@ -36,7 +39,7 @@ public final class JSONLinesReader: FrameSource {
     private func finalCancel() -> Frame? {
         guard !down.isEmpty, let firstTime else { return nil }
         let t = lastTime - firstTime
-        let events = down.sorted().map { PointerEvent(t: t, id: $0, phase: .cancel, x: positions[$0]?.x ?? 0, y: positions[$0]?.y ?? 0) }
+        let events = down.keys.sorted().map { PointerEvent(t: t, id: $0, phase: .cancel, x: down[$0]!.x, y: down[$0]!.y) }
         down.removeAll()
         return Frame(t: t, events: events)
     }
@@ -63,21 +66,25 @@ public final class JSONLinesReader: FrameSource {
             event.t -= firstTime!
             switch event.phase {
             case .down:
-                if !down.insert(event.id).inserted {
+                if down.updateValue((event.x, event.y), forKey: event.id) != nil {
                     throw InputError(file: path, line: line, "pointer \(event.id) goes down twice without going up")
                 }
             case .move:
-                if !down.contains(event.id) {
+                if down.updateValue((event.x, event.y), forKey: event.id) == nil {
+                    down[event.id] = nil
                     throw InputError(file: path, line: line, "move for pointer \(event.id), which is not down")
                 }
             case .up, .cancel:
-                if down.remove(event.id) == nil {
+                if down.removeValue(forKey: event.id) == nil {
                     throw InputError(file: path, line: line, "\(event.phase.rawValue) for pointer \(event.id), which is not down")
                 }
             }
-            if event.phase == .down || event.phase == .move { positions[event.id] = (event.x, event.y) }
             return (event, line)
         }
+    }
+
+    private static func notANumber(_ field: String) throws -> Double {
+        throw FlatJSON.Failure(message: "field \"\(field)\" must be a number")
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> PointerEvent {
@@ -86,23 +93,29 @@ public final class JSONLinesReader: FrameSource {
         let line = reader.lineNumber
         do {
             try FlatJSON.parse(bytes) { key, value in
-                switch (key, value) {
-                case ("t", .number(let v)): t = v
-                case ("id", .number(let v)): id = v
-                case ("x", .number(let v)): x = v
-                case ("y", .number(let v)): y = v
-                case ("phase", .string(let s)):
-                    guard let p = PointerPhase(rawValue: s) else {
-                        throw FlatJSON.Failure(message: "unknown phase \"\(s)\" (expected down, move, up or cancel)")
+                let number: Double?
+                if case .number(let v) = value { number = v } else { number = nil }
+                if key.equals("t") {
+                    t = try number ?? Self.notANumber("t")
+                } else if key.equals("id") {
+                    id = try number ?? Self.notANumber("id")
+                } else if key.equals("x") {
+                    x = try number ?? Self.notANumber("x")
+                } else if key.equals("y") {
+                    y = try number ?? Self.notANumber("y")
+                } else if key.equals("phase") {
+                    guard case .string(let text) = value else {
+                        throw FlatJSON.Failure(message: "field \"phase\" must be a string")
                     }
-                    phase = p
-                case ("t", _), ("id", _), ("x", _), ("y", _):
-                    throw FlatJSON.Failure(message: "field \"\(key)\" must be a number")
-                case ("phase", _):
-                    throw FlatJSON.Failure(message: "field \"phase\" must be a string")
-                default:
-                    break  // extra fields are allowed (comments, pressure, ...)
+                    if text.equals("move") { phase = .move }
+                    else if text.equals("down") { phase = .down }
+                    else if text.equals("up") { phase = .up }
+                    else if text.equals("cancel") { phase = .cancel }
+                    else {
+                        throw FlatJSON.Failure(message: "unknown phase \"\(text.string)\" (expected down, move, up or cancel)")
+                    }
                 }
+                // Extra fields are allowed (comments, pressure, ...).
             }
         } catch let failure as FlatJSON.Failure {
             throw InputError(file: path, line: line, failure.message)

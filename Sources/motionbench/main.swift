@@ -68,6 +68,24 @@ func runLua() throws -> (seconds: Double, box: Point) {
     return (seconds, runtime.global("box")?.point ?? .zero)
 }
 
+/// `motionbench decode FILE`: reads an event file to the end (decoder cost alone).
+if arguments.count > 2, arguments[1] == "decode" {
+    do {
+        let source = try Runner.openEvents(path: arguments[2])
+        var frames = 0, events = 0
+        let start = now()
+        while let frame = try source.nextFrame() {
+            frames += 1
+            events += frame.events.count
+        }
+        print("decode \(now() - start) \(frames) \(events)")
+    } catch {
+        fputs("motionbench: \(error)\n", stderr)
+        exit(2)
+    }
+    exit(0)
+}
+
 do {
     if only != "lua" {
         let swift = try runSwift()
