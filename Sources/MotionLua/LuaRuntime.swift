@@ -104,8 +104,11 @@ public final class LuaRuntime {
     public func global(_ name: String) -> MotionValue? {
         guard !closed else { return nil }
         let lua = Lua(mainState)
-        lua_getglobal(mainState, name)
-        defer { lua.pop() }
+        // Raw: a script may give _G a metatable whose __index raises, and no Lua error may
+        // unwind through this Swift frame.
+        lua_rawgeti(mainState, ms_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua.getField(name, in: -1)
+        defer { lua.pop(2) }
         if let property: LuaProperty = LuaObject.get(lua, at: -1, .property) { return property.property.read() }
         return try? LuaConversion.value(lua, at: -1)
     }

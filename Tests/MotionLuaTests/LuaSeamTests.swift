@@ -193,3 +193,16 @@ import MotionGestures
         #expect(output.lines.last == "59 p 59")
     }
 }
+
+@Suite struct HostileScriptTests {
+    @Test func readingAGlobalIgnoresAMetatableOnGThatRaises() throws {
+        let (runtime, _) = try loadedRuntime("""
+            answer = 42
+            setmetatable(_G, {__index = function() error("no globals for you") end,
+                              __newindex = function() error("read-only") end})
+            """)
+        defer { runtime.close() }
+        #expect(runtime.global("answer") == .number(42))
+        #expect(runtime.global("missing") == .null)
+    }
+}
