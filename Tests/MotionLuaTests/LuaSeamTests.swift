@@ -206,3 +206,30 @@ import MotionGestures
         #expect(runtime.global("missing") == .null)
     }
 }
+
+@Suite struct ReentrancyTests {
+    @Test func subscribingFromInsideACallbackToTheSameSourceIsSafe() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local p = motion.property(1)
+            p:subscribe(function(v)
+              if v == 2 then p:subscribe(function(w) motion.emit("inner", w) end) end
+            end)
+            p:write(2)
+            p:write(3)
+            local pan = motion.pan{threshold = 0}
+            local added = false
+            motion.gesture(pan):subscribe(function(g)
+              if g.state == "began" and not added then
+                added = true
+                motion.gesture(pan):subscribe(function(h) motion.emit("late", h.state) end)
+              end
+            end)
+            """)
+        defer { runtime.close() }
+        for f in dragFrames(moves: 2) { try runtime.handle(f) }
+        // The inner subscriber sees the value current when it joined, then later writes; the
+        // late gesture subscriber starts with the snapshot current at subscription.
+        #expect(output.lines == ["0 inner 2", "0 inner 3", "0.016 late \"began\"", "0.032 late \"changed\"",
+                                 "0.048 late \"ended\""])
+    }
+}
