@@ -55,6 +55,7 @@ struct RunCommand: ParsableCommand {
         let output = JSONLinesOutput()
         defer { output.flush() }
         if watch { return try runWatching(options, output: output) }
+        if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
         do {
             if device != nil {
                 output.flushEachLine = true

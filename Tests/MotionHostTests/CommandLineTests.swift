@@ -153,3 +153,19 @@ private func temp(_ name: String, _ text: String) -> String {
             """)
     }
 }
+
+@Suite struct WatchdogTests {
+    @Test func aScriptBlockedOutsideLuaIsStoppedAfterTheTimeout() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blocked-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("blocked.lua")
+        // Opening a FIFO no one writes blocks inside C, where the Lua hook never runs (and,
+        // unlike os.execute, leaves no child process behind).
+        let fifo = folder.appendingPathComponent("never").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try "local f = io.open('\(fifo)', 'r')\n".write(to: script, atomically: true, encoding: .utf8)
+        let r = try motionscript("run", script.path, "--timeout", "0.2")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("timeout: still running 2.0 s after the time limit of 0.2 s"))
+    }
+}
