@@ -40,23 +40,41 @@ public enum ScenarioRunner {
     public static func run(_ scenarios: [Scenario], options: ScenarioOptions,
                            progress: ((Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
         let state = SharedState(count: scenarios.count)
-        let workers = max(1, min(options.jobs, scenarios.count))
         let group = DispatchGroup()
-        for _ in 0..<workers {
+        func startWorker() {
             group.enter()
+            let worker = state.newWorker()
             let thread = Thread {
-                while let index = state.next() {
+                while let index = state.next(for: worker) {
                     let result = runOne(scenarios[index], options: options)
-                    state.finish(index, result, progress: progress)
+                    // An abandoned worker's late result is dropped, and it takes no more work.
+                    guard state.finish(index, result, by: worker, progress: progress) else { return }
                 }
                 group.leave()
             }
             thread.stackSize = 16 << 20  // Lua's C recursion (deep pcall/gsub nesting) needs room
             thread.start()
         }
-        group.wait()
+        for _ in 0..<max(1, min(options.jobs, scenarios.count)) { startWorker() }
+        // The Lua hook and the checks between frames stop scripts that run Lua code; one blocked
+        // inside C (os.execute, io.read) runs neither. It fails once it is `blockedGrace` past its
+        // time limit, its thread is abandoned and a new worker takes the remaining scenarios.
+        let limit = options.timeout > 0 ? options.timeout + Self.blockedGrace : .infinity
+        while group.wait(timeout: .now() + 0.1) == .timedOut {
+            for stuck in state.running(longerThan: limit) {
+                let reason = "timeout: still running \(Self.blockedGrace) s after the time limit of \(options.timeout) s (blocked outside Lua, e.g. in os.execute or io.read); abandoned"
+                let result = ScenarioResult(scenario: scenarios[stuck.index], outcome: .failed(reason), duration: limit)
+                if state.abandon(stuck.worker, index: stuck.index, result, progress: progress) {
+                    group.leave()
+                    startWorker()
+                }
+            }
+        }
         return state.results.map { $0! }
     }
+
+    /// How long past its time limit a scenario blocked outside Lua is waited for.
+    public static let blockedGrace = 2.0
 
     /// Runs one scenario to its outcome; every error becomes a failure with its reason.
     public static func runOne(_ scenario: Scenario, options: ScenarioOptions) -> ScenarioResult {
@@ -168,25 +186,63 @@ private final class SharedState: @unchecked Sendable {
     private var done = 0
     private let count: Int
     var results: [ScenarioResult?]
+    private var workers = 0
+    /// What each worker runs now, and since when.
+    private var running: [Int: (index: Int, started: Double)] = [:]
+    private var abandoned: Set<Int> = []
 
     init(count: Int) {
         self.count = count
         results = Array(repeating: nil, count: count)
     }
 
-    func next() -> Int? {
+    func newWorker() -> Int {
         lock.withLock {
-            guard nextIndex < count else { return nil }
+            workers += 1
+            return workers
+        }
+    }
+
+    func next(for worker: Int) -> Int? {
+        lock.withLock {
+            guard nextIndex < count, !abandoned.contains(worker) else { return nil }
             defer { nextIndex += 1 }
+            running[worker] = (nextIndex, Clock.monotonic())
             return nextIndex
         }
     }
 
-    func finish(_ index: Int, _ result: ScenarioResult, progress: ((Int, ScenarioResult) -> Void)?) {
+    /// Records a result; false when the worker was abandoned meanwhile (the result is dropped).
+    func finish(_ index: Int, _ result: ScenarioResult, by worker: Int,
+                progress: ((Int, ScenarioResult) -> Void)?) -> Bool {
         lock.withLock {
+            guard !abandoned.contains(worker) else { return false }
+            running[worker] = nil
             results[index] = result
             done += 1
             progress?(done, result)
+            return true
+        }
+    }
+
+    func running(longerThan limit: Double) -> [(worker: Int, index: Int)] {
+        lock.withLock {
+            let now = Clock.monotonic()
+            return running.filter { now - $0.value.started > limit }.map { ($0.key, $0.value.index) }
+        }
+    }
+
+    /// Gives up on a worker blocked in its scenario; false if it finished just now.
+    func abandon(_ worker: Int, index: Int, _ result: ScenarioResult,
+                 progress: ((Int, ScenarioResult) -> Void)?) -> Bool {
+        lock.withLock {
+            guard running[worker]?.index == index else { return false }
+            running[worker] = nil
+            abandoned.insert(worker)
+            results[index] = result
+            done += 1
+            progress?(done, result)
+            return true
         }
     }
 }
