@@ -169,3 +169,14 @@ private func temp(_ name: String, _ text: String) -> String {
         #expect(r.stderr.contains("timeout: still running 2.0 s after the time limit of 0.2 s"))
     }
 }
+
+@Suite struct PrintTests {
+    @Test func printGoesToStderrAndKeepsTheJSONLinesClean() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("print-\(UUID().uuidString).lua")
+        try "print('debug', 1, nil, true)\nmotion.emit('x', 1)\n".write(to: script, atomically: true, encoding: .utf8)
+        let r = try motionscript("run", script.path)
+        #expect(r.status == 0)
+        #expect(r.stdout == #"{"t":0,"name":"x","value":1}"# + "\n")
+        #expect(r.stderr == "debug\t1\tnil\ttrue\n")
+    }
+}

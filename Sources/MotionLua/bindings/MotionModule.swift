@@ -1,4 +1,5 @@
 import CLua
+import CLuaShim
 import MotionGestures
 import MotionStreams
 
@@ -15,7 +16,27 @@ enum MotionModule {
         ("emit", BindingTable.register("motion.emit", emit)),
     ]
 
+    /// Lua's `print` writes to stdout, where it would break the JSON Lines output: diagnostics
+    /// go to stderr, so `print` does too.
+    private static let printToStderr = """
+        local select, tostring, stderr = select, tostring, io.stderr
+        print = function(...)
+          local n = select("#", ...)
+          for i = 1, n do
+            if i > 1 then stderr:write("\\t") end
+            stderr:write(tostring((select(i, ...))))
+          end
+          stderr:write("\\n")
+        end
+        """
+
     static func install(on lua: Lua, scriptPath: String) {
+        // Before any script code runs: nothing here can fail but memory (uncapped while Swift runs).
+        if luaL_loadbufferx(lua.L, printToStderr, printToStderr.utf8.count, "=motionscript", nil) == LUA_OK {
+            _ = ms_pcalllua(lua.L, 0, 0, 0)
+        } else {
+            lua.pop()
+        }
         BindingTable.pushTable(functions + RecognizerFactories.functions + SourceFactories.functions, on: lua)
         LuaObject.push(ElementBox(.screen), .element, on: lua)
         lua.setField("screen", in: -2)
