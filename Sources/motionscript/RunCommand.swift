@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import MotionHost
 import MotionInput
@@ -37,6 +38,11 @@ struct RunCommand: ParsableCommand {
     var memory: Int = 0
 
     func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: script, isDirectory: &isDirectory), !isDirectory.boolValue,
+              FileManager.default.isReadableFile(atPath: script) else {
+            throw ValidationError("cannot read the script \(script)")
+        }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }

@@ -180,3 +180,13 @@ private func temp(_ name: String, _ text: String) -> String {
         #expect(r.stderr == "debug\t1\tnil\ttrue\n")
     }
 }
+
+@Suite struct MissingScriptTests {
+    @Test(arguments: ["/nonexistent/motion.lua", "/tmp"])
+    func aScriptThatCannotBeReadIsBadUsage(path: String) throws {
+        let r = try motionscript("run", path)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("cannot read the script \(path)"))
+        #expect(r.stderr.contains("Usage: motionscript run <script>"))
+    }
+}
