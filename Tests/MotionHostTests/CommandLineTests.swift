@@ -109,16 +109,6 @@ private func temp(_ name: String, _ text: String) -> String {
 
 /// `motionscript record` writes an evemu recording that `run` replays to the same pointer events.
 @Suite struct RecordCommandTests {
-    private func record(_ usec: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
-        var bytes = [UInt8]()
-        withUnsafeBytes(of: Int64(5).littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: Int64(usec).littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: type.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: code.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
-        return bytes
-    }
-
     @Test func recordFromAFIFOThenReplayGivesTheSamePointers() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -126,10 +116,10 @@ private func temp(_ name: String, _ text: String) -> String {
         #expect(mkfifo(fifo, 0o600) == 0)
         let recording = folder.appendingPathComponent("out.evemu").path
         // Protocol B: tracking id 3 down at (10,20), moves to (15,20), lifts.
-        var bytes = record(0, 3, 0x2f, 0) + record(0, 3, 0x39, 3) + record(0, 3, 0x35, 10) + record(0, 3, 0x36, 20)
-        bytes += record(0, 0, 0, 0)
-        bytes += record(8000, 3, 0x35, 15) + record(8000, 0, 0, 0)
-        bytes += record(16000, 3, 0x39, -1) + record(16000, 0, 0, 0)
+        var bytes = inputEvent(sec: 5, usec: 0, 3, 0x2f, 0) + inputEvent(sec: 5, usec: 0, 3, 0x39, 3) + inputEvent(sec: 5, usec: 0, 3, 0x35, 10) + inputEvent(sec: 5, usec: 0, 3, 0x36, 20)
+        bytes += inputEvent(sec: 5, usec: 0, 0, 0, 0)
+        bytes += inputEvent(sec: 5, usec: 8000, 3, 0x35, 15) + inputEvent(sec: 5, usec: 8000, 0, 0, 0)
+        bytes += inputEvent(sec: 5, usec: 16000, 3, 0x39, -1) + inputEvent(sec: 5, usec: 16000, 0, 0, 0)
         let writer = Thread {
             let fd = open(fifo, O_WRONLY)
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -54,3 +54,14 @@ let shortDragEvents = """
     {"t":0.048,"id":1,"phase":"up","x":30,"y":25}
 
     """
+
+/// One 24-byte `struct input_event` (little-endian), as /dev/input/eventN delivers it.
+func inputEvent(sec: Int64 = 0, usec: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
+    var bytes = [UInt8]()
+    withUnsafeBytes(of: sec.littleEndian) { bytes += $0 }
+    withUnsafeBytes(of: Int64(usec).littleEndian) { bytes += $0 }
+    withUnsafeBytes(of: type.littleEndian) { bytes += $0 }
+    withUnsafeBytes(of: code.littleEndian) { bytes += $0 }
+    withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    return bytes
+}

@@ -7,17 +7,6 @@ import Glibc
 
 /// `run --device`: the live path, driven through a FIFO of raw input_event records.
 @Suite struct LiveRunTests {
-    /// 24-byte struct input_event records.
-    private func record(_ usec: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
-        var bytes = [UInt8]()
-        withUnsafeBytes(of: Int64(0).littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: Int64(usec).littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: type.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: code.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
-        return bytes
-    }
-
     @Test func scriptRunsOnAFIFOFrameByFrameAndEndsWithTheWriter() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,11 +21,11 @@ import Glibc
 
         // Protocol B: slot 0 goes down at (100,100), moves twice by 10 in x, lifts.
         var bytes = [UInt8]()
-        bytes += record(0, 3, 0x2f, 0) + record(0, 3, 0x39, 7) + record(0, 3, 0x35, 100) + record(0, 3, 0x36, 100)
-        bytes += record(0, 0, 0, 0)
-        bytes += record(16000, 3, 0x35, 110) + record(16000, 0, 0, 0)
-        bytes += record(32000, 3, 0x35, 120) + record(32000, 0, 0, 0)
-        bytes += record(48000, 3, 0x39, -1) + record(48000, 0, 0, 0)
+        bytes += inputEvent(usec: 0, 3, 0x2f, 0) + inputEvent(usec: 0, 3, 0x39, 7) + inputEvent(usec: 0, 3, 0x35, 100) + inputEvent(usec: 0, 3, 0x36, 100)
+        bytes += inputEvent(usec: 0, 0, 0, 0)
+        bytes += inputEvent(usec: 16000, 3, 0x35, 110) + inputEvent(usec: 16000, 0, 0, 0)
+        bytes += inputEvent(usec: 32000, 3, 0x35, 120) + inputEvent(usec: 32000, 0, 0, 0)
+        bytes += inputEvent(usec: 48000, 3, 0x39, -1) + inputEvent(usec: 48000, 0, 0, 0)
         let writer = Thread {
             let fd = open(fifo, O_WRONLY)
             // Pause in the middle of a record: the reader must reassemble it.
