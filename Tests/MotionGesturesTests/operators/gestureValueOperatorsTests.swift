@@ -35,9 +35,3 @@ private func sample() -> GestureValue {
     #expect(Recorder(just([sample()]).translation(in: element)).values == [Point(x: 10, y: -5)])
 }
 
-private func just<T>(_ values: [T]) -> MotionObservable<T> {
-    MotionObservable { observer in
-        values.forEach(observer.next)
-        return {}
-    }
-}

@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func normalizedByDividesEachValue() {
     #expect(Recorder(just([50.0, 100]).normalized(by: 100)).values == [0.5, 1])

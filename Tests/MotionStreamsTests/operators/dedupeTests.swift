@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func dedupeEmitsOnlyChanges() {
     #expect(Recorder(just([20.0, 20, 80, 20]).dedupe()).values == [20, 80, 20])

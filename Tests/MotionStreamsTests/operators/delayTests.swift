@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func delayEmitsOnInputTimeAfterTheDelay() {
     let clock = InputClock()

@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func distanceFromANumberIsTheAbsoluteDifference() {
     #expect(Recorder(just([10.0, 50, 100]).distance(from: 50)).values == [40, 0, 50])

@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func logPassesValuesThroughAndWritesThem() {
     var lines: [String] = []

@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func mergeEmitsValuesOfEveryUpstreamAsTheyArrive() {
     let a = ReactiveProperty(1.0)

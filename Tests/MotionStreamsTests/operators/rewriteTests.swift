@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func rewriteMapsKeysAndDropsUnmappedOnes() {
     let stream = just([ThresholdEvent.below, .within, .above]).rewrite([.below: "left", .above: "right"])

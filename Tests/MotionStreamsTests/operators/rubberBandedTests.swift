@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func rubberBandedPassesValuesInsideTheRange() {
     #expect(Recorder(just([0.0, 50, 100]).rubberBanded(below: 0, above: 100, maxLength: 50)).values == [0, 50, 100])

@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func slopEmitsNothingUntilTheValueLeavesTheRegion() {
     #expect(Recorder(just([0.0, 5, -10, 10]).slop(size: 10)).values.isEmpty)

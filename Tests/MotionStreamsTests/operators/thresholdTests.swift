@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Test func thresholdEmitsBelowWithinAbove() {
     #expect(Recorder(just([10.0, 50, 90]).threshold(50)).values == [.below, .within, .above])

@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 /// Seed 003 "Inline connections": the spring is created, configured and started inside
 /// `connect`, and stopped by disconnect.

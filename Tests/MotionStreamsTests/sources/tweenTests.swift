@@ -1,5 +1,6 @@
 import Testing
 import MotionStreams
+import MotionTestSupport
 
 @Suite struct TweenTests {
     @Test func aLinearTweenEmitsOneValuePerFrameAndEndsAtItsLastValue() throws {
