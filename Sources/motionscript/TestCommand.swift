@@ -67,6 +67,11 @@ struct TestCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         if showProgress { fputs("\r\u{1B}[K", stderr) }
+        if report.results.isEmpty {
+            // Exit 0 (nothing failed), but a CI job pointed at the wrong folder should hear of it.
+            let searched = (paths.isEmpty ? ["."] : paths).joined(separator: " ")
+            fputs("motionscript: no scenarios found in \(searched)\(filter != nil || shard != nil ? " (after --filter/--shard)" : "")\n", stderr)
+        }
         if let junit {
             do {
                 try JUnitReport.xml(report.results).write(toFile: junit, atomically: true, encoding: .utf8)

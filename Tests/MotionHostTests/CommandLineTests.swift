@@ -180,3 +180,20 @@ private func temp(_ name: String, _ text: String) -> String {
         #expect(r.stderr.contains("Usage: motionscript run <script>"))
     }
 }
+
+@Suite struct TestCommandTests {
+    @Test func anEmptyFolderPassesWithAWarning() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let r = try motionscript("test", folder.path)
+        #expect(r.status == 0)
+        #expect(r.stdout == "0 passed, 0 failed\n")
+        #expect(r.stderr == "motionscript: no scenarios found in \(folder.path)\n")
+    }
+
+    @Test func theExampleBatchPassesThroughTheBinary() throws {
+        let r = try motionscript("test", "examples/scenarios", "--jobs", "2")
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("7 passed, 0 failed, 1 skipped\n"))
+    }
+}
