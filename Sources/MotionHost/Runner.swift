@@ -44,13 +44,19 @@ public enum Runner {
     }
 
     /// The same with a deadline set earlier (a scenario's time limit covers its setup too).
-    public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double, deadline: Double) throws {
+    /// `shouldStop` is asked every 256 frames; when it says yes the replay ends early (Ctrl-C
+    /// during `--watch`), without settling what is still scheduled.
+    public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double, deadline: Double,
+                            shouldStop: (() -> Bool)? = nil) throws {
         var frames = 0
         while let frame = try source.nextFrame() {
             try runtime.handle(frame)
             frames += 1
-            if frames & 255 == 0, Clock.monotonic() > deadline {
-                throw ScriptError(.timeout, "\(runtime.scriptPath): timeout: the run went past its time limit of \(timeout) s")
+            if frames & 255 == 0 {
+                if Clock.monotonic() > deadline {
+                    throw ScriptError(.timeout, "\(runtime.scriptPath): timeout: the run went past its time limit of \(timeout) s")
+                }
+                if shouldStop?() == true { return }
             }
         }
         // End of input: pending taps and delays settle.

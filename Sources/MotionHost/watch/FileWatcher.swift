@@ -55,6 +55,13 @@ public final class FileWatcher {
     public var wakeDescriptor: Int32 { wakeWriteFD }
 
     /// Makes the current or next `wait` return `.stopped`. Safe from any thread.
+    /// Whether `stop()` (or a signal handler) asked the watcher to stop: a poll of the wake pipe
+    /// that does not wait, cheap enough to ask every few hundred frames.
+    public var isStopRequested: Bool {
+        var fd = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0
+    }
+
     public func stop() {
         var byte: UInt8 = 1
         _ = write(wakeWriteFD, &byte, 1)

@@ -83,12 +83,14 @@ public final class ReloadingPipeline {
 
     /// Replays an event file from its start through the current version, with the run's time
     /// limit counted from now. Script errors are thrown (and recorded in `failure`).
-    public func replay(_ source: FrameSource) throws {
+    public func replay(_ source: FrameSource, shouldStop: (() -> Bool)? = nil) throws {
         guard let runtime, failure == nil else { return }
         runtime.setTimeout(options.timeout)
         defer { runtime.setTimeout(0) }
         do {
-            try Runner.feed(source, to: runtime, timeout: options.timeout)
+            try Runner.feed(source, to: runtime, timeout: options.timeout,
+                            deadline: options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity,
+                            shouldStop: shouldStop)
         } catch let error as ScriptError {
             failure = error
             throw error

@@ -126,7 +126,7 @@ public final class WatchSession {
         guard let path = pipeline.options.eventsPath else { return }
         let source = try Runner.openEvents(path: path, options: pipeline.options.input)
         do {
-            try pipeline.replay(source)
+            try pipeline.replay(source, shouldStop: { [watcher] in watcher.isStopRequested })
         } catch let error as ScriptError {
             (pipeline.output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
