@@ -10,7 +10,6 @@ public final class JSONLinesOutput: MotionOutput {
     private let stream: UnsafeMutablePointer<FILE>
     private var writer = JSONWriter()
     public var flushEachLine = false
-    public private(set) var linesWritten = 0
 
     public init(stream: UnsafeMutablePointer<FILE> = stdout) {
         self.stream = stream
@@ -36,7 +35,6 @@ public final class JSONLinesOutput: MotionOutput {
 
     private func write() {
         writer.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stream) }
-        linesWritten += 1
         if flushEachLine { fflush(stream) }
     }
 }
@@ -48,12 +46,23 @@ public final class CollectedOutput: MotionOutput {
 
     public init() {}
 
+    private var writer = JSONWriter()
+
     public func emit(t: Double, name: String, value: MotionValue) {
-        lines.append("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"value\":\(JSONText.value(value))}")
+        writer.reset()
+        writer.valueLine(t: t, name: name, value: value)
+        append()
     }
 
     public func emit(t: Double, name: String, state: MotionState) {
-        lines.append("{\"t\":\(JSONText.number(t)),\"name\":\(JSONText.string(name)),\"state\":\"\(state.name)\"}")
+        writer.reset()
+        writer.stateLine(t: t, name: name, state: state)
+        append()
+    }
+
+    /// The same bytes JSONLinesOutput writes, without the newline.
+    private func append() {
+        lines.append(String(decoding: writer.bytes.dropLast(), as: UTF8.self))
     }
 
     public func log(_ line: String) { logLines.append(line) }

@@ -11,8 +11,6 @@ public struct LuaCall {
 
     public var argumentCount: Int32 { lua.top }
 
-    func fail(_ message: String) -> LuaBindingError { LuaBindingError(message) }
-
     func badArgument(_ index: Int32, _ expected: String) -> LuaBindingError {
         LuaBindingError("bad argument #\(index) to '\(name)' (\(expected) expected, got \(lua.typeName(at: index)))")
     }
