@@ -36,7 +36,8 @@ let package = Package(
         // Event-file decoders and live devices, producing pointer frames.
         .target(name: "MotionInput", dependencies: ["MotionGestures"], swiftSettings: hotPath),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"], swiftSettings: hotPath),
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"],
+                swiftSettings: hotPath + [.enableUpcomingFeature("InferSendableFromCaptures")]),
         // The run loop, output writer and commands' logic.
         .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"], swiftSettings: hotPath),
         .executableTarget(

@@ -15,6 +15,8 @@ public struct RunOptions {
     public var timeout: Double
     /// Bytes the Lua state may allocate (0 = no limit).
     public var memoryLimit: Int
+    /// Run the script in the restricted standard library (`LuaRuntime(sandbox:)`).
+    public var sandbox = false
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -29,7 +31,8 @@ public enum Runner {
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
         // Open the input first: a bad events path is reported before the script runs.
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
+                                     sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
         try runtime.load()
@@ -76,7 +79,8 @@ public enum Runner {
         let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
         defer { device.close() }  // releases the grab on every path
         device.reader.stopOnSignals()
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
+                                     sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
         try runtime.load()

@@ -76,6 +76,7 @@ public struct JSONWriter {
         case .null: raw("null")
         case .bool(let b): b ? raw("true") : raw("false")
         case .number(let n): number(n)
+        case .integer(let i): integer(Int64(i))
         case .string(let s): string(s)
         case .point(let p): point(p)
         case .gesture(let g): gesture(g)

@@ -35,16 +35,24 @@ enum LuaObject {
         return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
     }
 
-    /// Pushes the `__gc` function shared by every object type. It touches nothing but the
-    /// block, so it is safe while the runtime itself is being torn down.
-    static func pushCollector(on lua: Lua) {
-        ms_pushswiftclosure(lua.L, collectEntry, 0)
+    /// Pushes the `__gc` function of `type`'s metatable. It touches nothing but the block, so
+    /// it is safe while the runtime itself is being torn down; and only a block of its own type
+    /// (upvalue 2 names it): a script can call `getmetatable(x).__gc(y)` with any `y`.
+    static func pushCollector(for type: LuaObjectType, on lua: Lua) {
+        lua.push(type.rawValue)
+        ms_pushswiftclosure(lua.L, collectEntry, 1)
     }
 }
 
 private let collectEntry: ms_SwiftFunction = { state in
-    guard let L = state, let block = lua_touserdata(L, 1),
-          let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
+    guard let L = state, let name = lua_tolstring(L, ms_upvalueindex(2), nil) else { return 0 }
+    guard let block = luaL_testudata(L, 1, name) else {
+        let lua = Lua(L)
+        lua.push(lua.whereString(level: 1) + "bad argument #1 to '__gc' (\(String(cString: name)) expected, got \(lua.typeName(at: 1)))")
+        return MS_RAISE
+    }
+    // Collected already (a second explicit call): the reference was released the first time.
+    guard let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
     block.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
     Unmanaged<AnyObject>.fromOpaque(pointer).release()
     return 0

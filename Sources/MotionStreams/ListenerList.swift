@@ -17,9 +17,18 @@ public struct ListenerList<Listener> {
         return id
     }
 
+    /// Ids are handed out in increasing order and entries keep that order, so the entry is
+    /// found by binary search: removing the newest listeners first (as a closing script does)
+    /// costs O(log n) each, and tearing down n listeners stays near-linear.
     @inlinable
     public mutating func remove(_ id: Int) {
-        entries.removeAll { $0.id == id }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        if low < entries.count, entries[low].id == id { entries.remove(at: low) }
     }
 
     @inlinable

@@ -37,6 +37,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = 0
 
+    @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
+    var sandbox = false
+
     func validate() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: script, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -45,6 +48,7 @@ struct RunCommand: ParsableCommand {
         }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
         if let surface, EventFileOptions.parseSurface(surface) == nil {
@@ -56,6 +60,7 @@ struct RunCommand: ParsableCommand {
         var options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
                                  memoryLimit: memory * 1024 * 1024)
         options.devicePath = device
+        options.sandbox = sandbox
         options.grab = grab
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         let output = JSONLinesOutput()
@@ -80,6 +85,9 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
     }
+
+    /// The largest --memory (MiB) whose byte count fits the allocator's counter: 2^43 MiB = 8 EiB.
+    static let maxMemory = Int.max >> 20
 
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {

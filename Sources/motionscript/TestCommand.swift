@@ -38,10 +38,14 @@ struct TestCommand: ParsableCommand {
     @Option(help: "The most memory each scenario's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = ScenarioOptions.defaultMemoryLimit >> 20
 
+    @Flag(help: "Run the scenarios with Lua's full standard library (by default they run sandboxed: no processes, file writes, native code or debug library).")
+    var trusted = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be >= 1") }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        guard memory <= RunCommand.maxMemory else { throw ValidationError("--memory must be at most \(RunCommand.maxMemory) MiB, got \(memory)") }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("no such file or folder: \(path)")
         }
@@ -51,9 +55,11 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        var options = ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update)
+        options.sandbox = !trusted
         let batch = ScenarioBatch(
             paths: paths.isEmpty ? ["."] : paths,
-            options: ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update),
+            options: options,
             filter: filter,
             shard: try shard.map { try ScenarioSelection.parseShard($0) })
         let showProgress = isatty(STDERR_FILENO) != 0

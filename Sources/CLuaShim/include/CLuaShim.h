@@ -44,4 +44,13 @@ int ms_traceback(struct lua_State *L);
 /* Bytes of the C heap in use (mallinfo2().uordblks), for leak checks. */
 size_t ms_heapinuse(void);
 
+/* Whether the state is over its memory cap after a full collection (the trampoline raises
+ * "not enough memory" then; callers outside a binding can check this themselves). */
+int ms_overcap(struct lua_State *L);
+
+/* Bytes of native stack left on the calling thread ((size_t)-1 when unknown). */
+size_t ms_stackleft(void);
+/* The calling thread's whole stack, in bytes ((size_t)-1 when unknown). */
+size_t ms_stacksize(void);
+
 #endif

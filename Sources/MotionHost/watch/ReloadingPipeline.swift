@@ -40,7 +40,8 @@ public final class ReloadingPipeline {
         let candidate: LuaRuntime
         let staged = StagedOutput(output)
         do {
-            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit)
+            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit,
+                                       sandbox: options.sandbox)
         } catch let error as ScriptError {
             failedLoads += 1
             return .failure(error)

@@ -14,7 +14,7 @@ import MotionStreams
 /// numbers and points alike. A value of the wrong kind at event time stops the script with the
 /// `file:line` of the method call.
 enum ValueOperatorMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         method("distance") { call, s in
             switch try numberOrPoint(call, 2) {
             case .number(let n): return s.numbers(call).distance(from: n)._map(MotionValue.number)
@@ -46,6 +46,7 @@ enum ValueOperatorMethods {
             return s.checked(call, "numbers or points") { value in
                 switch value {
                 case .number(let n): return .number(n * amount)
+                case .integer(let i): return .number(Double(i) * amount)
                 case .point(let p): return .point(p * amount)
                 default: return nil
                 }
@@ -92,8 +93,8 @@ enum ValueOperatorMethods {
 
     /// Registers `body(call, stream at argument 1)`, pushing the stream it returns.
     private static func method(_ name: String,
-                               _ body: @escaping (LuaCall, MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue>) -> (String, Int) {
-        (name, BindingTable.register(name) { call in StreamMethods.push(try body(call, try call.stream(1)), call) })
+                               _ body: @escaping @Sendable (LuaCall, MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue>) -> (String, Binding) {
+        (name, BindingTable.register(name) { call in try StreamMethods.push(try body(call, try call.stream(1)), call) })
     }
 
     private enum NumberOrPoint { case number(Double), point(Point) }
@@ -101,6 +102,7 @@ enum ValueOperatorMethods {
     private static func numberOrPoint(_ call: LuaCall, _ index: Int32) throws -> NumberOrPoint {
         switch try call.value(index) {
         case .number(let n): return .number(n)
+        case .integer(let i): return .number(Double(i))
         case .point(let p): return .point(p)
         default: throw call.badArgument(index, "number or point {x=, y=}")
         }
@@ -127,13 +129,19 @@ enum ValueOperatorMethods {
         guard seconds >= 0, seconds.isFinite else {
             throw LuaBindingError("delay: seconds must be >= 0 and finite, got \(JSONText.number(seconds))")
         }
-        let runtime = call.runtime
-        let clock = runtime.dispatcher.clock
-        let delayed = s.delay(by: seconds, on: clock)
+        // Weak: the clock and the runtime own what is scheduled, not the other way round.
+        weak let runtime = call.runtime
+        let delayed = s.delay(by: seconds, on: call.runtime.dispatcher.clock)
         return MotionObservable { observer in
             let subscription = delayed.subscribe(
-                next: { value in runtime.withTime(clock.now) { observer.next(value) } },
-                state: { state in runtime.withTime(clock.now) { observer.state(state) } })
+                next: { value in
+                    guard let runtime else { return }
+                    runtime.withTime(runtime.dispatcher.clock.now) { observer.next(value) }
+                },
+                state: { state in
+                    guard let runtime else { return }
+                    runtime.withTime(runtime.dispatcher.clock.now) { observer.state(state) }
+                })
             return { subscription.unsubscribe() }
         }
     }
@@ -150,12 +158,12 @@ extension MotionObservable where T == MotionValue {
     /// The values `extract` accepts; any other value fails the script: "`place` `method`() expects
     /// a stream of `expected`, got a `kind`".
     func checked<U>(_ call: LuaCall, _ expected: String, _ extract: @escaping (MotionValue) -> U?) -> MotionObservable<U> {
-        let runtime = call.runtime
+        weak let runtime = call.runtime
         let place = call.place
         let method = call.name
         return _nextOperator { (value: MotionValue, next: (U) -> Void) in
             guard let result = extract(value) else {
-                runtime.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
+                runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
                 return
             }
             next(result)
