@@ -34,7 +34,7 @@ public struct ScenarioOptions: Sendable {
 }
 
 /// Runs scenarios in parallel. Runtimes share nothing (one Lua state each, used by one thread
-/// only; the binding table is registered thread-safely), so workers just take the next
+/// only; bindings are immutable values each runtime indexes itself), so workers just take the next
 /// scenario from a shared index. A failing scenario never stops the others.
 public enum ScenarioRunner {
     /// Results in the order of `scenarios`. `progress` is called (under a lock, from worker
