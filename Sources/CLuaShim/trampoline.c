@@ -191,3 +191,11 @@ size_t ms_stackleft(void) {
     if (stack_low == NULL || here < stack_low) return (size_t)-1;
     return (size_t)(here - stack_low);
 }
+
+/* Swift memory a script's objects hold (the Swift side of a stream or a subscription) is
+ * charged to the state's count, and released when they go, so the cap covers it too. */
+void ms_charge(lua_State *L, long long bytes) {
+    ms_Extra *e = extra(L);
+    if (bytes < 0 && (size_t)(-bytes) > e->used) e->used = 0;
+    else e->used += (size_t)bytes;
+}

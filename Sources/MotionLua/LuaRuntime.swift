@@ -228,13 +228,19 @@ public final class LuaRuntime {
 
     /// Keeps a subscription alive until it is unsubscribed or the runtime closes, whether or
     /// not the script keeps a reference to it.
+    /// The Swift memory one kept subscription holds (the subscription, its closures, the
+    /// listener entries and a callback), roughly: charged to the memory count while kept.
+    static let subscriptionCost: Int64 = 512
+
     func keep(_ subscription: Subscription) {
         subscriptionsMade += 1
         subscriptions[ObjectIdentifier(subscription)] = (subscriptionsMade, subscription)
+        ms_charge(mainState, Self.subscriptionCost)
     }
 
     func forget(_ subscription: Subscription) {
-        subscriptions[ObjectIdentifier(subscription)] = nil
+        guard !isClosed, subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return }
+        ms_charge(mainState, -Self.subscriptionCost)
     }
 
     func makeCallback(at index: Int32, place: String) -> LuaCallback {

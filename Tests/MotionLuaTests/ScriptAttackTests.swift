@@ -147,5 +147,24 @@ import MotionGestures
         #expect(error.message.contains("script.lua:2:"))
         #expect(error.message.contains("not enough memory"))
     }
-}
 
+    @Test(arguments: ["keep[i] = p:offset(1)", "p:subscribe(function() end)"])
+    func theSwiftSideOfStreamsAndSubscriptionsCountsAgainstTheLimit(make: String) throws {
+        let (runtime, output) = try loadedRuntime("""
+            local p = motion.property(0)
+            local keep, made = {}, 0
+            local ok, err = pcall(function()
+              for i = 1, 3000000 do \(make) made = i end
+            end)
+            keep = nil
+            collectgarbage()
+            motion.emit("made", made)
+            motion.emit("error", err)
+            """, memoryLimit: 16 << 20)
+        defer { runtime.close() }
+        // 16 MiB at 512 bytes of Swift each is 32,768; without the charge it was about 250,000.
+        let made = Int(output.lines[0].split(separator: " ").last!)!
+        #expect(made > 1000 && made < 32_768, "\(made)")
+        #expect(output.lines[1].contains("not enough memory"))
+    }
+}

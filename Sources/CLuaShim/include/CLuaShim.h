@@ -48,6 +48,9 @@ size_t ms_heapinuse(void);
  * "not enough memory" then; callers outside a binding can check this themselves). */
 int ms_overcap(struct lua_State *L);
 
+/* Adds (or, negative, removes) bytes Swift holds for the script to the state's memory count. */
+void ms_charge(struct lua_State *L, long long bytes);
+
 /* Bytes of native stack left on the calling thread ((size_t)-1 when unknown). */
 size_t ms_stackleft(void);
 /* The calling thread's whole stack, in bytes ((size_t)-1 when unknown). */
