@@ -34,6 +34,8 @@ public final class EvdevDecoder {
     public private(set) var droppedCount = 0
     /// Frames delivered so far (not counting the final cancel frame).
     public private(set) var frameCount = 0
+    /// Protocol B slots that hold state (tests: state is sized by what the input uses).
+    var slotsInUse: Int { slots.count }
 
     private let strict: Bool
     private let describedBySource: Bool
@@ -92,10 +94,11 @@ public final class EvdevDecoder {
             relative = RelativePointer(start: (0, 0), bounds: nil)
         }
         if let rx = a[ABS.MT_POSITION_X] ?? a[ABS.X], let ry = a[ABS.MT_POSITION_Y] ?? a[ABS.Y], rx.maximum > rx.minimum, ry.maximum > ry.minimum {
-            let w = Int64(rx.maximum) - Int64(rx.minimum), h = Int64(ry.maximum) - Int64(ry.minimum)
+            // In doubles: two full 32-bit ranges squared do not fit 64-bit integers.
+            let w = Double(rx.maximum) - Double(rx.minimum), h = Double(ry.maximum) - Double(ry.minimum)
             contacts = ProtocolAContacts(maxJumpSquared: (w * w + h * h) / 25)
         } else {
-            contacts = ProtocolAContacts(maxJumpSquared: .max)
+            contacts = ProtocolAContacts(maxJumpSquared: .infinity)
         }
         // Slots mean protocol B. Protocol A is learned from its SYN_MT_REPORTs instead of from the
         // description: a partial description (a recording made from a pipe) must not mislead.
@@ -108,24 +111,33 @@ public final class EvdevDecoder {
             maxSlot = Int(slotInfo.maximum)
             currentSlot = min(max(Int(slotInfo.value), 0), maxSlot)
         }
-        slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot,
-                               slotCount: protocolMT == .b ? maxSlot + 1 : 1)
+        // Slot state is created as slots are used, never from the maximum the header claims.
+        slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot)
         pending.reserveCapacity(64)
         out.reserveCapacity(16)
     }
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes one that changed a pointer.
     public func feed(_ e: InputEventRecord, place: Int) throws -> Frame? {
+        // Events of unknown types are not data: their time is ignored with them.
+        guard EV.isKnownType(e.type) else {
+            unknownEventCount += 1
+            return nil
+        }
         if !started {
             started = true
             firstSec = e.sec
             firstUsec = e.usec
         }
-        // Whole microseconds first, so t is the correctly rounded decimal (0.204983, not 0.20498300000000003).
-        lastT = Double((e.sec &- firstSec) &* 1_000_000 &+ (e.usec &- firstUsec)) / 1_000_000
-        guard EV.isKnownType(e.type) else {
-            unknownEventCount += 1
-            return nil
+        let t = InputTime.seconds(sec: e.sec, usec: e.usec, sinceSec: firstSec, usec: firstUsec)
+        if let problem = InputTime.problem(t, after: lastT) {
+            // Files: an error at its place, as in every format. Live devices: a clock that stepped
+            // back (or a corrupt timestamp) holds time where it was, so output stays in order.
+            if strict || !t.isFinite || abs(t) >= InputTime.maxSpan {
+                throw Failure(message: problem, place: place)
+            }
+        } else {
+            lastT = t
         }
         switch e.type {
         case EV.SYN:
@@ -191,7 +203,7 @@ public final class EvdevDecoder {
         let checkMT = { (place: Int) throws in _ = try self.mapping(self.mtMap, "ABS_MT_POSITION_X/Y", place: place) }
         switch protocolMT {
         case .b:
-            try slots.commit(pending, strict: strict && !resyncing, emit: emitMT, checkMapping: checkMT)
+            try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, emit: emitMT, checkMapping: checkMT)
         case .a:
             try contacts.commit(pending, nextId: &nextId, emit: emitMT, checkMapping: checkMT)
         case .none:
