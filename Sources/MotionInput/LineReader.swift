@@ -43,13 +43,24 @@ public final class LineReader {
             if let newline = buffer[start..<end].firstIndex(of: 10) {
                 line.append(contentsOf: buffer[start..<newline])
                 start = newline + 1
+                try checkLength()
                 return try finish(body)
             }
             line.append(contentsOf: buffer[start..<end])
             start = end
+            try checkLength()
         }
         if !sawAny && line.isEmpty { return nil }
         return try finish(body)
+    }
+
+    /// Lines are bounded so memory is: no format has lines this long.
+    public static let maxLineLength = 4 << 20
+
+    private func checkLength() throws {
+        if line.count > Self.maxLineLength {
+            throw InputError(file: path, line: lineNumber + 1, "line longer than \(Self.maxLineLength) bytes")
+        }
     }
 
     private func finish<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {

@@ -90,6 +90,37 @@ private let MX = ABS.MT_POSITION_X, MY = ABS.MT_POSITION_Y, SLOT = ABS.MT_SLOT, 
         #expect(throws: InputError(file: path, line: 3, message)) { _ = try openEventFile(path: path) }
     }
 
+    @Test func framesAreBounded() throws {
+        let events = Array(repeating: rel(0, REL.X, .max), count: EvdevDecoder.maxFrameEvents + 1) + [syn(0)]
+        #expect(throws: EvdevDecoder.Failure(message: "more than 65536 events without a SYN_REPORT", place: 65537)) {
+            _ = try decode(events)
+        }
+    }
+
+    @Test func protocolAContactsPerFrameAreBounded() throws {
+        var events: [InputEventRecord] = []
+        for i in 0...Int32(ProtocolAContacts.maxContacts) { events += [axis(0, MX, i), axis(0, MY, i), mtReport(0)] }
+        events.append(syn(0))
+        #expect(throws: EvdevDecoder.Failure(message: "more than 256 contacts in one frame", place: 771)) {
+            _ = try decode(events)
+        }
+    }
+
+    @Test func linesAreBounded() throws {
+        let dir = TempDir()
+        let path = dir.write("long.jsonl", "{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}\n{\"pad\":\"" + String(repeating: "x", count: LineReader.maxLineLength) + "\"}\n")
+        #expect(throws: InputError(file: path, line: 2, "line longer than 4194304 bytes")) { _ = try openEventFile(path: path).readAll() }
+    }
+
+    @Test func int64MinimumReads() throws {
+        let text = "- [-9223372036854775808, 0, 1, 2, 3]"
+        let value = Array(text.utf8).withUnsafeBufferPointer { b -> Int64? in
+            var s = ByteScanner(b, at: 3)
+            return s.integer()
+        }
+        #expect(value == .min)
+    }
+
     @Test func secondsNearTheEndOfInt64DoNotWrap() throws {
         let events = [InputEventRecord(sec: .max - 1, usec: 0, type: EV.ABS, code: ABS.X, value: 5),
                       InputEventRecord(sec: .max - 1, usec: 0, type: EV.KEY, code: BTN.TOUCH, value: 1),

@@ -27,6 +27,9 @@ public final class EvdevDecoder {
         public let place: Int
     }
 
+    /// The most events one frame may hold.
+    public static let maxFrameEvents = 65_536
+
     public let device: DeviceDescription
     /// Events whose type the kernel does not define: ignored, counted here.
     public private(set) var unknownEventCount = 0
@@ -166,6 +169,10 @@ public final class EvdevDecoder {
             return nil
         }
         if !isDropping {
+            // Frames are bounded so memory is: no device sends this many events between reports.
+            guard pending.count < Self.maxFrameEvents else {
+                throw Failure(message: "more than \(Self.maxFrameEvents) events without a SYN_REPORT", place: place)
+            }
             pending.append(PendingEvent(type: e.type, code: e.code, value: e.value, place: place))
         }
         return nil
@@ -187,6 +194,7 @@ public final class EvdevDecoder {
     private func commit() throws -> Frame? {
         out.removeAll(keepingCapacity: true)
         if protocolMT == .none || !sawAbs {
+            let hasMTReport = pending.contains { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }
             for p in pending where p.type == EV.ABS || (p.type == EV.SYN && p.code == SYN.MT_REPORT) {
                 sawAbs = true
                 if protocolMT != .none { break }
@@ -196,7 +204,7 @@ public final class EvdevDecoder {
                     protocolMT = .b
                 } else if ABS.isMultiTouch(p.code) {
                     // Keep looking: a SYN_MT_REPORT later in the frame means protocol A.
-                    if !pending.contains(where: { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }) { protocolMT = describedA ? .a : .b }
+                    if !hasMTReport { protocolMT = describedA ? .a : .b }
                 }
             }
         }

@@ -24,6 +24,8 @@ struct ProtocolAContacts {
     private var contacts: [Contact] = []
     private var incoming: [(x: Int32, y: Int32, used: Bool)] = []
 
+    static let maxContacts = 256
+
     init(maxJumpSquared: Double) {
         self.maxJumpSquared = maxJumpSquared
     }
@@ -44,7 +46,13 @@ struct ProtocolAContacts {
                 default: break
                 }
             } else if p.type == EV.SYN, p.code == SYN.MT_REPORT {
-                if let x, let y, size != 0, touching != false { incoming.append((x, y, false)) }
+                if let x, let y, size != 0, touching != false {
+                    // Matching is cubic in the contact count: bound it (devices report a handful).
+                    guard incoming.count < Self.maxContacts else {
+                        throw EvdevDecoder.Failure(message: "more than \(Self.maxContacts) contacts in one frame", place: p.place)
+                    }
+                    incoming.append((x, y, false))
+                }
                 x = nil
                 y = nil
                 size = nil
