@@ -69,6 +69,7 @@ struct ByteScanner {
     /// The rest of the line without surrounding spaces.
     mutating func rest() -> String {
         skipSpaces()
+        i = min(i, bytes.count)  // a cursor set past the end (a key without its ':') reads as empty
         var end = bytes.count
         while end > i, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
         defer { i = bytes.count }
