@@ -212,3 +212,25 @@ private let MX = ABS.MT_POSITION_X, MY = ABS.MT_POSITION_Y, SLOT = ABS.MT_SLOT, 
                                          [p(0.01, 5, .cancel, 2, 2)]])
     }
 }
+
+/// A source without a description learns its protocol from its events; a pointer the earlier
+/// reading had down is cancelled when the protocol changes, so one id is never down twice.
+@Suite struct ProtocolSwitchTests {
+    @Test func relativeThenMultiTouch() throws {
+        let events = [key(0, BTN.LEFT, 1), rel(0, REL.X, 5), syn(0),
+                      axis(10, TID, 0), axis(10, MX, 1), axis(10, MY, 2), syn(10)]
+        let (frames, _) = try decode(events)
+        #expect(frames.map(\.events) == [[p(0, 0, .down, 5, 0)],
+                                         [p(0.01, 0, .cancel, 5, 0), p(0.01, 0, .down, 1, 2)],
+                                         [p(0.01, 0, .cancel, 1, 2)]])
+    }
+
+    @Test func singleTouchThenMultiTouch() throws {
+        let events = [key(0, BTN.TOUCH, 1), axis(0, ABS.X, 3), axis(0, ABS.Y, 4), syn(0),
+                      axis(10, TID, 0), axis(10, MX, 1), axis(10, MY, 2), syn(10)]
+        let (frames, _) = try decode(events)
+        #expect(frames.map(\.events) == [[p(0, 0, .down, 3, 4)],
+                                         [p(0.01, 0, .cancel, 3, 4), p(0.01, 0, .down, 1, 2)],
+                                         [p(0.01, 0, .cancel, 1, 2)]])
+    }
+}

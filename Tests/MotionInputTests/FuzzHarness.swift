@@ -151,7 +151,7 @@ enum FuzzHarness {
         while !d.exhausted, frames < 64 {
             frames += 1
             switch d.byte() % 8 {
-            case 0: usec += 1
+            case 0: usec = min(usec + 1, 999_999)
             case 1: (sec, usec) = (sec == .max ? sec : sec + 1, 0)
             case 2: let step = Int64(d.int(4)); sec = sec > .max - step ? .max : sec + step
             default: usec = min(usec + Int64(d.int(2)), 999_999)

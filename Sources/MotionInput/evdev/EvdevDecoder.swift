@@ -9,7 +9,7 @@ import MotionGestures
 /// - multi-touch protocol A (contacts separated by `SYN_MT_REPORT`, no ids): contacts are matched to
 ///   the previous frame's by nearest neighbour (closest pairs first, pairs further apart than a fifth
 ///   of the axis diagonal never match); unmatched old contacts lift, unmatched new ones go down with a
-///   fresh id from a counter.
+///   fresh id from a counter. Size-0 contacts are not touches, and `BTN_TOUCH` 0 lifts them all.
 /// - single-touch devices (`ABS_X/Y` + `BTN_TOUCH`), ignored when the device has multi-touch axes so
 ///   the kernel's single-touch emulation is not counted twice.
 /// - relative pointers (`REL_X/Y` + `BTN_LEFT`): the position is accumulated from a start point
@@ -20,6 +20,9 @@ import MotionGestures
 /// description (raw bytes) reveal its protocol frame by frame. `SYN_DROPPED` discards everything up to
 /// and including the next `SYN_REPORT`; state then resynchronizes from the following frames (a tracking
 /// id that changed across the gap is a lift plus a new touch; nothing is invented).
+///
+/// Time: seconds from the first event, computed without overflow; going backwards or spanning
+/// `InputTime.maxSpan` or more is an error at its place (`strict`), while live devices hold time.
 public final class EvdevDecoder {
     /// A decoding problem at the source position (`place`: line number or byte offset) of the event.
     public struct Failure: Error, Equatable {
@@ -193,6 +196,7 @@ public final class EvdevDecoder {
 
     private func commit() throws -> Frame? {
         out.removeAll(keepingCapacity: true)
+        let (wasMT, wasAbs) = (protocolMT, sawAbs)
         if protocolMT == .none || !sawAbs {
             let hasMTReport = pending.contains { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }
             for p in pending where p.type == EV.ABS || (p.type == EV.SYN && p.code == SYN.MT_REPORT) {
@@ -208,6 +212,11 @@ public final class EvdevDecoder {
                 }
             }
         }
+        // A source that turns out to be multi-touch (or absolute) after all: the pointer the
+        // single-touch (or relative) reading had down is cancelled before the new protocol's, so no
+        // id is ever down twice.
+        if wasMT == .none, protocolMT != .none { singleTouch.cancelAll(emit: emitST) }
+        if !describedBySource, !wasAbs, sawAbs { relative.cancelAll(emit: emitRelative) }
         let checkMT = { (place: Int) throws in _ = try self.mapping(self.mtMap, "ABS_MT_POSITION_X/Y", place: place) }
         switch protocolMT {
         case .b:
