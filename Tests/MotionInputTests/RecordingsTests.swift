@@ -53,14 +53,46 @@ import MotionGestures
     @Test func bcm5974ProtocolA() throws {
         guard let (frames, source) = try read("bcm5974") else { return }
         #expect(source.device.absinfo[ABS.MT_POSITION_X] == AbsInfo(minimum: -4824, maximum: 5342))
-        #expect(frames.count == 631)
-        // Two of the 10 downs come from contacts jumping more than a fifth of the pad diagonal in one
-        // 8 ms frame (e.g. frame 603: (1729,1508) → (-2789,1886)), which the tracker treats as a new touch.
-        #expect(phaseCounts(frames) == [.down: 10, .up: 7, .move: 1277, .cancel: 3])
-        #expect(frames[603].events == [p(8.1692, 1, .move, -140, 2000), p(8.1692, 2, .up, 3457, 2998),
-                                       p(8.1692, 3, .up, 1729, 1508), p(8.1692, 4, .down, -2789, 1886)])
+        #expect(frames.count == 633)
+        // Five touch sessions (BTN_TOUCH 1 ... 0) of 1, 2, 3, 4 and 4 fingers: 14 pointers, all lifted
+        // when BTN_TOUCH goes to 0, none left to cancel.
+        #expect(phaseCounts(frames) == [.down: 14, .up: 14, .move: 1273])
         #expect(frames[0].events == [p(0.000091, 0, .down, 1613, 3628)])
         #expect(frames[1].events == [p(0.008152, 0, .move, 1641, 3616)])
+    }
+
+    /// Each touch session of the bcm5974 recording (a protocol A touchpad) comes out as its own
+    /// pointers: a session ends when BTN_TOUCH goes to 0, and the size-0 contacts the pad sends as a
+    /// finger leaves are not touches.
+    @Test func bcm5974TouchSessionsAreSeparatePointers() throws {
+        guard let (frames, _) = try read("bcm5974") else { return }
+        // Split into periods during which some pointer is down.
+        var sessions: [(start: Double, end: Double, ids: Set<Int>, peak: Int)] = []
+        var down: Set<Int> = []
+        for frame in frames {
+            for e in frame.events {
+                switch e.phase {
+                case .down:
+                    if down.isEmpty { sessions.append((e.t, e.t, [], 0)) }
+                    down.insert(e.id)
+                    sessions[sessions.count - 1].ids.insert(e.id)
+                case .up, .cancel:
+                    down.remove(e.id)
+                case .move:
+                    break
+                }
+            }
+            sessions[sessions.count - 1].peak = max(sessions[sessions.count - 1].peak, down.count)
+            sessions[sessions.count - 1].end = frame.t
+        }
+        #expect(down.isEmpty)
+        #expect(sessions.map(\.peak) == [1, 2, 3, 4, 4])
+        #expect(sessions.map(\.ids.count) == [1, 2, 3, 4, 4])
+        // Frames with BTN_TOUCH 1 and BTN_TOUCH 0 in the file, relative to its first event at 1284823489.327580.
+        #expect(sessions.map(\.start) == [0.000091, 2.293132, 5.362139, 8.1692, 9.065279])
+        #expect(sessions.map(\.end) == [1.512039, 4.117087, 6.829129, 8.27315, 9.158145])
+        // No pointer id in two sessions.
+        for i in sessions.indices { for j in sessions.indices where j > i { #expect(sessions[i].ids.isDisjoint(with: sessions[j].ids)) } }
     }
 
     @Test func surfaceMappingOnRealRecording() throws {
