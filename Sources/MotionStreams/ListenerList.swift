@@ -5,6 +5,7 @@ public struct ListenerList<Listener> {
     @usableFromInline var entries: [(id: Int, listener: Listener)] = []
     @usableFromInline var nextID = 0
 
+    /// An empty list.
     @inlinable
     public init() {}
 
@@ -17,22 +18,27 @@ public struct ListenerList<Listener> {
         return id
     }
 
+    /// Removes the listener added under `id` (nothing if it is gone).
     @inlinable
     public mutating func remove(_ id: Int) {
         entries.removeAll { $0.id == id }
     }
 
+    /// Removes every listener.
     @inlinable
     public mutating func removeAll() {
         entries.removeAll()
     }
 
+    /// How many listeners are registered.
     @inlinable
     public var count: Int { entries.count }
 
+    /// Whether none is.
     @inlinable
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// Calls `body` with each listener of a snapshot, in registration order.
     @inlinable
     public func forEach(_ body: (Listener) -> Void) {
         for entry in entries { body(entry.listener) }
