@@ -41,7 +41,10 @@ let package = Package(
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"], swiftSettings: hotPath),
         // The run loop, output writer and commands' logic.
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"], swiftSettings: hotPath),
+        // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
+        // installed binary needs no files beside it.)
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"],
+                resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]
