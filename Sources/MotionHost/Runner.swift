@@ -15,6 +15,8 @@ public struct RunOptions {
     public var timeout: Double
     /// Bytes the Lua state may allocate (0 = no limit).
     public var memoryLimit: Int
+    /// What the script sees as `arg[1]`… and `...` (`run SCRIPT -- ARGS`).
+    public var scriptArguments: [String] = []
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -32,7 +34,7 @@ public enum Runner {
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
-        try runtime.load()
+        try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
         try feed(source, to: runtime, timeout: options.timeout)
     }
@@ -79,7 +81,7 @@ public enum Runner {
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
-        try runtime.load()
+        try runtime.load(arguments: options.scriptArguments)
         return try device.run { try runtime.handle($0) }
     }
 }

@@ -16,6 +16,10 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The Lua script.")
     var script: String
 
+    @Argument(parsing: .postTerminator,
+              help: "Arguments for the script after --: its `arg` (arg[0] the script) and `...`, as lua gives them.")
+    var scriptArguments: [String] = []
+
     @Option(help: "An event file: JSON Lines, evemu or libinput recording, or raw evdev (detected by content).")
     var events: String?
 
@@ -56,6 +60,7 @@ struct RunCommand: ParsableCommand {
         var options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
                                  memoryLimit: memory * 1024 * 1024)
         options.devicePath = device
+        options.scriptArguments = scriptArguments
         options.grab = grab
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         let output = JSONLinesOutput()
