@@ -35,6 +35,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
     var surface: String?
 
+    @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
+    var plot: String?
+
     @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
 
@@ -51,6 +54,7 @@ struct RunCommand: ParsableCommand {
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if let surface, EventFileOptions.parseSurface(surface) == nil {
             throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
         }
@@ -67,6 +71,7 @@ struct RunCommand: ParsableCommand {
         defer { output.flush() }
         if watch { return try runWatching(options, output: output) }
         if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
+        if let plot { return try PlotCommand.plot(options, to: plot, forward: output) }
         do {
             if device != nil {
                 output.flushEachLine = true
