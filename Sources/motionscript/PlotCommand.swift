@@ -24,7 +24,7 @@ struct PlotCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The SVG file to write (default: the script's name with .svg).")
     var output: String?
 
-    @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
+    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
     var surface: String?
 
     @Argument(parsing: .postTerminator, help: "Arguments for the script after --.")

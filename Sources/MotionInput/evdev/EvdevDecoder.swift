@@ -44,9 +44,10 @@ public final class EvdevDecoder {
     public private(set) var isDropping = false
     private var resyncing = false
 
-    private var started = false
-    private var firstSec: Int64 = 0
-    private var firstUsec: Int64 = 0
+    /// The timestamp, in whole microseconds, of the first frame: t counts from it, so the first
+    /// frame is at t = 0 whatever came before it in the same report or ahead of it.
+    private var origin: Int64?
+    private var lastMicros: Int64 = 0
     private var lastT = 0.0
 
     private enum MultiTouch { case none, a, b }
@@ -116,13 +117,10 @@ public final class EvdevDecoder {
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes one that changed a pointer.
     public func feed(_ e: InputEventRecord, place: Int) throws -> Frame? {
-        if !started {
-            started = true
-            firstSec = e.sec
-            firstUsec = e.usec
-        }
         // Whole microseconds first, so t is the correctly rounded decimal (0.204983, not 0.20498300000000003).
-        lastT = Double((e.sec &- firstSec) &* 1_000_000 &+ (e.usec &- firstUsec)) / 1_000_000
+        // Wrapping arithmetic: any timestamp is data; differences are right whenever they fit.
+        lastMicros = e.sec &* 1_000_000 &+ e.usec
+        lastT = Double(lastMicros &- (origin ?? lastMicros)) / 1_000_000
         guard EV.isKnownType(e.type) else {
             unknownEventCount += 1
             return nil
@@ -206,6 +204,7 @@ public final class EvdevDecoder {
         }
         guard !out.isEmpty else { return nil }
         frameCount += 1
+        if origin == nil { origin = lastMicros }
         return Frame(t: lastT, events: out)
     }
 
