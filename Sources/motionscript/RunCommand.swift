@@ -70,9 +70,6 @@ struct RunCommand: ParsableCommand {
         let output = JSONLinesOutput()
         defer { output.flush() }
         if watch { return try runWatching(options, output: output) }
-        if device == nil && events == nil {
-            fputs("motionscript: no --events or --device: ran the script's setup only\n", stderr)
-        }
         if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
         if let plot { return try PlotCommand.plot(options, to: plot, forward: output) }
         do {
@@ -82,6 +79,7 @@ struct RunCommand: ParsableCommand {
                 fputs("motionscript: \(reason)\n", stderr)
             } else {
                 try Runner.run(options, output: output)
+                if events == nil { fputs("motionscript: no --events or --device: ran the script's setup only\n", stderr) }
             }
         } catch let error as ScriptError {
             output.flush()
