@@ -17,6 +17,8 @@ public struct RunOptions {
     public var memoryLimit: Int
     /// Run the script in the restricted standard library (`LuaRuntime(sandbox:)`).
     public var sandbox = false
+    /// What the script sees as `arg[1]`… and `...` (`run SCRIPT -- ARGS`).
+    public var scriptArguments: [String] = []
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -35,7 +37,7 @@ public enum Runner {
                                      sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
-        try runtime.load()
+        try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
         try feed(source, to: runtime, timeout: options.timeout)
     }
@@ -83,7 +85,7 @@ public enum Runner {
                                      sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
-        try runtime.load()
+        try runtime.load(arguments: options.scriptArguments)
         return try device.run { try runtime.handle($0) }
     }
 }

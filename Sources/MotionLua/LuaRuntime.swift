@@ -116,7 +116,9 @@ public final class LuaRuntime {
     public internal(set) var liveCallbacks = 0
 
     /// Loads the script and runs its setup. Throws ScriptError (syntax, runtime, timeout, memory).
-    public func load() throws {
+    /// `arguments` reach the script as the `lua` interpreter gives them: the global `arg`
+    /// (`arg[0]` the script path, `arg[1]`… the arguments) and the chunk's `...`.
+    public func load(arguments: [String] = []) throws {
         let lua = Lua(mainState)
         let base = lua.top
         defer { lua.top = base }
@@ -128,7 +130,21 @@ public final class LuaRuntime {
             throw ScriptError(status == LUA_ERRSYNTAX ? .syntax : .runtime,
                               status == LUA_ERRFILE ? message.replacingOccurrences(of: "cannot open ", with: "cannot open script ") : message)
         }
-        let runStatus = ms_pcalllua(mainState, 0, 0, base + 1)
+        guard lua_checkstack(mainState, Int32(clamping: arguments.count) + 4) != 0 else {
+            throw ScriptError(.memory, "\(scriptPath): too many script arguments (\(arguments.count))")
+        }
+        // _G.arg, set raw: no metamethod can run (or raise) here.
+        lua_rawgeti(mainState, ms_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua.push("arg")
+        lua.newTable(arrayCount: Int32(clamping: arguments.count), recordCount: 1)
+        for (i, argument) in ([scriptPath] + arguments).enumerated() {
+            lua.push(argument)
+            lua_rawseti(mainState, -2, lua_Integer(i))
+        }
+        lua_rawset(mainState, -3)
+        lua.pop()
+        for argument in arguments { lua.push(argument) }
+        let runStatus = ms_pcalllua(mainState, Int32(arguments.count), 0, base + 1)
         if runStatus != LUA_OK {
             reportLuaError(status: runStatus, lua: lua)
         }

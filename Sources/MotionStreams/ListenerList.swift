@@ -5,6 +5,7 @@ public struct ListenerList<Listener> {
     @usableFromInline var entries: [(id: Int, listener: Listener)] = []
     @usableFromInline var nextID = 0
 
+    /// An empty list.
     @inlinable
     public init() {}
 
@@ -31,17 +32,21 @@ public struct ListenerList<Listener> {
         if low < entries.count, entries[low].id == id { entries.remove(at: low) }
     }
 
+    /// Removes every listener.
     @inlinable
     public mutating func removeAll() {
         entries.removeAll()
     }
 
+    /// How many listeners are registered.
     @inlinable
     public var count: Int { entries.count }
 
+    /// Whether none is.
     @inlinable
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// Calls `body` with each listener of a snapshot, in registration order.
     @inlinable
     public func forEach(_ body: (Listener) -> Void) {
         for entry in entries { body(entry.listener) }

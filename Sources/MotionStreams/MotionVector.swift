@@ -11,5 +11,6 @@ public protocol MotionVector: Equatable {
 extension Double: MotionVector {}
 
 extension Point: MotionVector {
+    /// The point's length.
     public var magnitude: Double { length }
 }

@@ -14,14 +14,15 @@ struct RecordCommand: ParsableCommand {
     var device: String
 
     @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
-    var output: String = "/dev/stdout"
+    var output: String?
 
     func run() throws {
         do {
             let reader = try LiveEventReader(path: device)
             defer { reader.close() }
             reader.stopOnSignals()
-            let result = try recordEvemu(from: reader, to: output)
+            fputs("motionscript: recording \(device) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
+            let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout")
             fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
         } catch let error as InputError {
             fputs("error: \(error)\n", stderr)

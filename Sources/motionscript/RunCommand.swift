@@ -28,17 +28,24 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
+    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
     var surface: String?
 
-    @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
+    @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
+    var plot: String?
+
+    @Option(parsing: .unconditional, help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
 
-    @Option(help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
+    @Option(parsing: .unconditional, help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = 0
 
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
     var sandbox = false
+
+    @Argument(parsing: .postTerminator,
+              help: "Arguments for the script after --: its `arg` (arg[0] the script) and `...`, as lua gives them.")
+    var scriptArguments: [String] = []
 
     func validate() throws {
         var isDirectory: ObjCBool = false
@@ -46,13 +53,14 @@ struct RunCommand: ParsableCommand {
               FileManager.default.isReadableFile(atPath: script) else {
             throw ValidationError("cannot read the script \(script)")
         }
-        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
-        guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
+        guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
         guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if let surface, EventFileOptions.parseSurface(surface) == nil {
-            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
+            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080, got \(surface)")
         }
     }
 
@@ -61,12 +69,14 @@ struct RunCommand: ParsableCommand {
                                  memoryLimit: memory * 1024 * 1024)
         options.devicePath = device
         options.sandbox = sandbox
+        options.scriptArguments = scriptArguments
         options.grab = grab
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         let output = JSONLinesOutput()
         defer { output.flush() }
         if watch { return try runWatching(options, output: output) }
         if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
+        if let plot { return try PlotCommand.plot(options, to: plot, forward: output) }
         do {
             if device != nil {
                 output.flushEachLine = true
@@ -74,6 +84,7 @@ struct RunCommand: ParsableCommand {
                 fputs("motionscript: \(reason)\n", stderr)
             } else {
                 try Runner.run(options, output: output)
+                if events == nil { fputs("motionscript: no --events or --device: ran the script's setup only\n", stderr) }
             }
         } catch let error as ScriptError {
             output.flush()

@@ -52,7 +52,7 @@ public final class ReloadingPipeline {
         candidate.inheritedValues = runtime?.keptValues ?? [:]
         candidate.setTimeout(options.timeout)
         do {
-            try candidate.load()
+            try candidate.load(arguments: options.scriptArguments)
         } catch {
             attemptedFiles = candidate.requiredFiles
             candidate.close()

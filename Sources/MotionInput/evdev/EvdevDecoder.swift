@@ -160,6 +160,12 @@ public final class EvdevDecoder {
                     isDropping = false
                     return nil
                 }
+                if frameCount == 0 {
+                    // t counts from the first frame, so it is at t = 0 whatever came before it.
+                    firstSec = e.sec
+                    firstUsec = e.usec
+                    lastT = 0
+                }
                 return try commit()
             case SYN.MT_REPORT:
                 break

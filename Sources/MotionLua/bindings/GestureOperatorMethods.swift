@@ -57,9 +57,10 @@ enum GestureOperatorMethods {
     static func addedTo(_ call: LuaCall, kind: GestureKind) throws -> Int32 {
         let name = kind.rawValue
         let values = try gestures(call, name, kinds: [kind])
-        let read = try StreamMethods.initialValueReader(call, index: 2, expecting: "number")
-        let numbers = kind == .rotation ? values.rotation(addedTo: { read()?.number })
-                                        : values.scale(addedTo: { read()?.number })
+        let numbers = try StreamMethods.initialValue(call, index: 2, expecting: "number") { read in
+            kind == .rotation ? values.rotation(addedTo: { read()?.number })
+                              : values.scale(addedTo: { read()?.number })
+        }
         return try StreamMethods.push(numbers._map { MotionValue.number($0) }, call)
     }
 

@@ -72,13 +72,16 @@ enum StreamMethods {
         return pushSubscription(subscription, call)
     }
 
-    /// `s:emit(name)`: output lines for values and states.
+    /// `s:emit(name)`: output lines for values and for changes of state. Streams repeat their
+    /// state (a gesture stream says `active` before every value); the output records only
+    /// transitions, so a line with `"state"` always means the state changed.
     static func emit(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         let name = try call.string(2)
         // Weak (no cycle through the sources' listeners), and silent once the script has ended.
         weak let runtime = call.runtime
         let output = call.runtime.output
+        var lastState: MotionState?
         let subscription = stream.subscribe(
             next: { value in
                 guard let runtime, !runtime.isClosed else { return }
@@ -86,6 +89,8 @@ enum StreamMethods {
             },
             state: { state in
                 guard let runtime, !runtime.isClosed else { return }
+                guard state != lastState else { return }
+                lastState = state
                 output.emit(t: runtime.time, name: name, state: state)
             })
         return pushSubscription(subscription, call)
@@ -142,15 +147,18 @@ enum StreamMethods {
                 .translation(in: element)._map { MotionValue.point($0) }, call)
         }
         let gestures = try GestureOperatorMethods.gestures(call, name, kinds: [.translation])
-        let read = try initialValueReader(call, index: 2, expecting: "point")
         let element = try call.element(3)
-        let points = gestures.translation(addedTo: { read()?.point }, in: element)
+        let points = try initialValue(call, index: 2, expecting: "point") { read in
+            gestures.translation(addedTo: { read()?.point }, in: element)
+        }
         return try push(points._map { MotionValue.point($0) }, call)
     }
 
-    /// How an `addedTo` argument is read when a gesture begins: a property is read; any other
-    /// stream is followed for as long as the script runs and its latest value is used.
-    static func initialValueReader(_ call: LuaCall, index: Int32, expecting kind: String) throws -> () -> MotionValue? {
+    /// Builds an `addedTo` operator from how its argument is read when a gesture begins: a
+    /// property is read; any other stream is followed while the result is subscribed and its
+    /// latest value is used (the Swift operators' `_latestValue`, so both behave the same).
+    static func initialValue<U>(_ call: LuaCall, index: Int32, expecting kind: String,
+                                _ make: @escaping (_ read: @escaping () -> MotionValue?) -> MotionObservable<U>) throws -> MotionObservable<U> {
         weak let runtime = call.runtime
         let place = call.place
         let check: (MotionValue?) -> MotionValue? = { value in
@@ -160,17 +168,11 @@ enum StreamMethods {
             return ok ? value : nil
         }
         if let property: LuaProperty = LuaObject.get(call.lua, at: index, .property) {
-            return { check(property.property.read()) }
+            return make { check(property.property.read()) }
         }
         let stream = try call.stream(index)
-        let latest = LatestValue()
-        call.runtime.keep(stream.subscribe(next: { latest.value = $0 }))
-        return { check(latest.value) }
+        return _latestValue(of: stream) { latest in make { check(latest()) } }
     }
-}
-
-private final class LatestValue {
-    var value: MotionValue?
 }
 
 extension MotionState {

@@ -3,7 +3,7 @@ import MotionStreams
 
 /// The value operators of the Material Motion catalog (reference.md) as stream methods, each
 /// the Swift operator of the same name applied to the stream's values:
-/// `distance(from)`, `ignoreUntil(v)`, `inverted()`, `lowerBound(min)`, `upperBound(max)`,
+/// `distance(from)` (a number, point, stream or property), `ignoreUntil(v)`, `inverted()`, `lowerBound(min)`, `upperBound(max)`,
 /// `merge(other, …)`, `normalized(by)`, `offset(by)`, `scaled(by)`, `rewrite(table)`,
 /// `rewriteTo(v)`, `rewriteRange(a, b, c, d)`, `rubberBanded(below, above, maxLength)`,
 /// `slop(size)`, `startWith(v)`, `threshold(t)`, `thresholdRange(min, max)`, `valve(open)`,
@@ -16,6 +16,7 @@ import MotionStreams
 enum ValueOperatorMethods {
     static let all: [(String, Binding)] = [
         method("distance") { call, s in
+            if lua_type(call.lua.L, 2) == LUA_TUSERDATA { return try distance(call, s, from: try call.stream(2)) }
             switch try numberOrPoint(call, 2) {
             case .number(let n): return s.numbers(call).distance(from: n)._map(MotionValue.number)
             case .point(let p): return s.points(call).distance(from: p)._map(MotionValue.number)
@@ -105,6 +106,25 @@ enum ValueOperatorMethods {
         case .integer(let i): return .number(Double(i))
         case .point(let p): return .point(p)
         default: throw call.badArgument(index, "number or point {x=, y=}")
+        }
+    }
+
+    /// `s:distance(stream or property)`: the distance from its latest value, numbers from a
+    /// number and points from a point; nothing until it has emitted.
+    static func distance(_ call: LuaCall, _ s: MotionObservable<MotionValue>,
+                         from location: MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue> {
+        let runtime = call.runtime
+        let place = call.place
+        return _latestValue(of: location) { latest in
+            s._nextOperator { value, next in
+                guard let origin = latest() else { return }
+                switch (value, origin) {
+                case let (.number(v), .number(o)): next(.number(abs(v - o)))
+                case let (.point(v), .point(o)): next(.number((v - o).length))
+                default:
+                    runtime.fail(.runtime, "\(place) distance() needs values and location of one kind (numbers or points), got a \(value.kindName) and a \(origin.kindName)")
+                }
+            }
         }
     }
 

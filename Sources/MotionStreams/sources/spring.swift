@@ -2,8 +2,11 @@ import Foundation
 
 /// Spring defaults (Material Motion): stiffness 342, damping 30, mass 1.
 public enum SpringDefaults {
+    /// Default stiffness (Material Motion's).
     public static let stiffness = 342.0
+    /// Default damping.
     public static let damping = 30.0
+    /// Default mass.
     public static let mass = 1.0
     /// At rest once the value is within this of the destination and moves less than this per frame.
     public static let restThreshold = 0.001

@@ -2,6 +2,7 @@
 public enum TweenDefaults {
     /// Time between emitted values: 60 per second of input time.
     public static let frameInterval = 1.0 / 60
+    /// Default timing function: ease in and out.
     public static let timingFunction = TimingFunction.easeInOut
 }
 
