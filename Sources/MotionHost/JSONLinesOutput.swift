@@ -31,7 +31,9 @@ public final class JSONLinesOutput: MotionOutput {
             if null >= 0, null != STDOUT_FILENO { dup2(null, STDOUT_FILENO); close(null) }
         }
         setvbuf(stdout, nil, _IOLBF, 0)
-        return JSONLinesOutput(fileDescriptor: own)
+        let output = JSONLinesOutput(fileDescriptor: own)
+        output.sink.flushAtExit()
+        return output
     }
 
     /// Why writing stopped, if it did.

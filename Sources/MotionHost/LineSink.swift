@@ -3,6 +3,9 @@ import Glibc
 #endif
 import Synchronization
 
+/// The sinks `atexit` flushes (a C function cannot capture them).
+private let sinksToFlushAtExit = Mutex<[LineSink]>([])
+
 /// Where output lines go: a descriptor written with write(2), whole lines at a time, so that
 /// whatever stops the process (a second Ctrl-C, the watchdog, SIGKILL between two writes)
 /// never leaves half a line behind. SIGINT and SIGTERM wait while a write is under way. A
@@ -50,10 +53,33 @@ public final class LineSink: Sendable {
         state.withLock { write(&$0) }
     }
 
+    /// Writes what is buffered when the process exits through exit(3) (a script calling
+    /// `os.exit`), as stdio would have.
+    public func flushAtExit() {
+        sinksToFlushAtExit.withLock { sinks in
+            guard sinks.isEmpty else { return sinks.append(self) }
+            sinks.append(self)
+            atexit {
+                for sink in sinksToFlushAtExit.withLock({ $0 }) {
+                    // A write failing only now must not end the process with success.
+                    switch sink.flushIfIdle() {
+                    case .closedPipe?: _exit(141)
+                    case .error(let reason)?:
+                        fputs("error: cannot write the output: \(reason)\n", stderr)
+                        _exit(1)
+                    case nil: break
+                    }
+                }
+            }
+        }
+    }
+
     /// For another thread about to end the process: writes what is buffered unless the run's
     /// thread is writing now (then its lines are whole already).
-    public func flushIfIdle() {
-        _ = state.withLockIfAvailable { write(&$0) }
+    /// Returns the failure if this write failed.
+    @discardableResult
+    public func flushIfIdle() -> Failure? {
+        state.withLockIfAvailable { write(&$0) } ?? nil
     }
 
     private func write(_ state: inout State) -> Failure? {

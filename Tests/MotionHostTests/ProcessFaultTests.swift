@@ -66,11 +66,12 @@ private final class Spawned {
 
     func send(_ signal: Int32) { kill(pid, signal) }
 
-    /// Waits until the process sleeps in the kernel function `wchan` (e.g. opening a FIFO).
+    /// Waits until the process sleeps in a kernel function whose name contains `wchan`
+    /// (opening a FIFO: "wait_for_partner"; polling: "poll").
     func waitUntilBlocked(in wchan: String) {
         let start = Date()
         while Date().timeIntervalSince(start) < hangGuard {
-            if (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) == wchan { return }
+            if (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8))?.contains(wchan) == true { return }
             usleep(1_000)
         }
     }
@@ -192,6 +193,15 @@ private final class DeviceWriter {
         #expect(r.stderr.contains("child\n"))
     }
 
+    /// `os.exit` ends the process through exit(3): the lines made before it are written.
+    @Test func linesBeforeOsExitAreWritten() throws {
+        let scene = Scene()
+        let script = scene.file("exit.lua", "motion.emit('a', 1)\nos.exit(3)\n")
+        let r = try Spawned(["run", script]).finish()
+        #expect(r.status == 3)
+        #expect(r.stdout == #"{"t":0,"name":"a","value":1}"# + "\n")
+    }
+
     /// A child cannot reach the JSON Lines descriptor either: it is not inherited.
     @Test func childrenDoNotInheritTheOutputDescriptor() throws {
         let scene = Scene()
@@ -215,6 +225,16 @@ private final class DeviceWriter {
         let r = try Spawned(["run", script], stdout: full).finish(readStdout: false)
         #expect(r.status == 1)
         #expect(!r.bySignal)
+        #expect(r.stderr.contains("error: cannot write the output: No space left on device"))
+    }
+
+    /// A script leaving through `os.exit(0)` cannot hide the failure either.
+    @Test func aFullDeviceIsReportedWhenTheScriptCallsOsExit() throws {
+        let scene = Scene()
+        let script = scene.file("exit.lua", "motion.emit('n', 1)\nos.exit(0)\n")
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let r = try Spawned(["run", script], stdout: full).finish(readStdout: false)
+        #expect(r.status == 1)
         #expect(r.stderr.contains("error: cannot write the output: No space left on device"))
     }
 
@@ -350,6 +370,41 @@ private final class DeviceWriter {
         let r = run.finish()
         #expect(r.status == 0)
         #expect(r.stderr.contains("loop.lua:3: interrupted"))
+    }
+
+    /// Waiting for input, a signal ends the session normally: the pointers still down are
+    /// cancelled, exit 0.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileWaitingEndsALiveSessionCancellingThePointers(signal: Int32) throws {
+        let scene = Scene()
+        let device = scene.fifo("device")
+        let script = scene.file("phases.lua", "motion.pointers():subscribe(function(p) motion.emit('p', p.phase) end)\n")
+        let run = try Spawned(["run", script, "--device", device])
+        let writer = DeviceWriter(device)
+        defer { writer.close() }
+        writer.write(touchFrame(usec: 0, x: 10, first: true))
+        #expect(run.readLine() == #"{"t":0,"name":"p","value":"down"}"#)
+        run.waitUntilBlocked(in: "poll")
+        run.send(signal)
+        let r = run.finish()
+        #expect(r.status == 0 && !r.bySignal)
+        #expect(r.stdout == #"{"t":0,"name":"p","value":"cancel"}"# + "\n")
+        #expect(r.stderr == "motionscript: stopped\n")
+    }
+
+    /// `record` ends on a signal too, saying how many events it kept.
+    @Test func aSignalEndsARecording() throws {
+        let scene = Scene()
+        let device = scene.fifo("device")
+        let run = try Spawned(["record", "--device", device])
+        let writer = DeviceWriter(device)
+        defer { writer.close() }
+        writer.write(touchFrame(usec: 0, x: 10, first: true))
+        run.waitUntilBlocked(in: "poll")
+        run.send(SIGINT)
+        let r = run.finish()
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("motionscript: recorded 5 events (stopped)"))
     }
 
     /// Blocked inside C (a FIFO nobody writes), the first SIGTERM cannot stop the script; the
