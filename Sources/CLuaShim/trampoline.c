@@ -68,6 +68,7 @@ double ms_monotonic(void) {
 
 static void deadline_hook(lua_State *L, lua_Debug *ar) {
     ms_Extra *e = extra(L);
+    ms_interrupt_rehook(L); /* a coroutine inherits this hook, not the interrupting one */
     if (e->deadline > 0 && ms_monotonic() > e->deadline) {
         e->timedOut = 1;
         lua_getinfo(L, "Sl", ar);
@@ -105,6 +106,7 @@ void ms_setdeadline(lua_State *L, double deadline) {
     e->timedOut = 0;
     if (deadline > 0) lua_sethook(L, deadline_hook, LUA_MASKCOUNT, 10000);
     else lua_sethook(L, NULL, 0, 0);
+    ms_interrupt_rehook(L);
 }
 
 int ms_timedout(lua_State *L) { return extra(L)->timedOut; }
@@ -125,7 +127,9 @@ int ms_pcalllua(lua_State *L, int nargs, int nresults, int msgh) {
     ms_Extra *e = extra(L);
     int saved = e->inSwift;
     e->inSwift = 0;
+    lua_State *outer = ms_interrupt_enter(L);
     int status = lua_pcall(L, nargs, nresults, msgh);
+    ms_interrupt_leave(outer);
     e->inSwift = saved;
     return status;
 }

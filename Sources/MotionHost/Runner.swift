@@ -19,6 +19,9 @@ public struct RunOptions {
     public var sandbox = false
     /// What the script sees as `arg[1]`… and `...` (`run SCRIPT -- ARGS`).
     public var scriptArguments: [String] = []
+    /// Ends the process when a stretch bounded by `timeout` is blocked outside Lua (armed for
+    /// the whole run over a file; for setup and for each frame of live input).
+    public var watchdog: Watchdog?
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -36,10 +39,14 @@ public enum Runner {
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
                                      sandbox: options.sandbox)
         defer { runtime.close() }
+        // The time limit covers the whole run: setup, every frame and the end of input.
+        let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
+        options.watchdog?.arm()
+        defer { options.watchdog?.disarm() }
         runtime.setTimeout(options.timeout)
         try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
-        try feed(source, to: runtime, timeout: options.timeout)
+        try feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
     }
 
     /// Feeds every frame; checks the time limit between frames too, since a slow pipeline
@@ -50,11 +57,13 @@ public enum Runner {
 
     /// The same with a deadline set earlier (a scenario's time limit covers its setup too).
     /// `shouldStop` is asked every 256 frames; when it says yes the replay ends early (Ctrl-C
-    /// during `--watch`), without settling what is still scheduled.
+    /// during `--watch`), without settling what is still scheduled. An interruption (SIGINT,
+    /// SIGTERM, a failed output write) ends it with an error at the next frame.
     public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double, deadline: Double,
                             shouldStop: (() -> Bool)? = nil) throws {
         var frames = 0
         while let frame = try source.nextFrame() {
+            if Interruption.isRequested { throw interrupted(runtime) }
             try runtime.handle(frame)
             frames += 1
             if frames & 255 == 0 {
@@ -65,7 +74,13 @@ public enum Runner {
             }
         }
         // End of input: pending taps and delays settle.
+        if Interruption.isRequested { throw interrupted(runtime) }
         try runtime.finish()
+    }
+
+    /// The error of a run interrupted between frames, where no Lua code was running.
+    static func interrupted(_ runtime: LuaRuntime) -> ScriptError {
+        ScriptError(.runtime, "\(runtime.scriptPath): interrupted (input time \(JSONText.number(runtime.time)) s)")
     }
 
     /// Opens an event file, detecting its format by content.
@@ -80,12 +95,26 @@ public enum Runner {
         guard let devicePath = options.devicePath else { return "no device" }
         let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
         defer { device.close() }  // releases the grab on every path
-        device.reader.stopOnSignals()
+        // SIGINT/SIGTERM wake the read (when the command catches them).
+        Interruption.wake(device.reader.stopFileDescriptor)
+        defer { Interruption.stopWaking(device.reader.stopFileDescriptor) }
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
                                      sandbox: options.sandbox)
         defer { runtime.close() }
+        // Live input has no end to bound: the time limit bounds the setup and each frame's work.
+        try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
+        return try device.run { frame in
+            // Stopped by a signal while waiting: the last frame cancels the pointers still down.
+            if Interruption.isRequested { Interruption.disarm() }
+            try bounded(options, runtime) { try runtime.handle(frame) }
+        }
+    }
+
+    /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.
+    static func bounded(_ options: RunOptions, _ runtime: LuaRuntime, _ body: () throws -> Void) throws {
+        guard options.timeout > 0 else { return try body() }
         runtime.setTimeout(options.timeout)
-        try runtime.load(arguments: options.scriptArguments)
-        return try device.run { try runtime.handle($0) }
+        defer { runtime.setTimeout(0) }
+        try options.watchdog.map { try $0.bounding(body) } ?? body()
     }
 }

@@ -207,6 +207,9 @@ public final class LuaRuntime {
             if steps & 1023 == 0, ms_monotonic() > deadline {
                 fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
             }
+            if steps & 1023 == 0, ms_interrupt_pending() != 0 {
+                fail(.runtime, "\(scriptPath): interrupted (input time \(JSONText.number(time)) s)")
+            }
         }
     }
 

@@ -6,8 +6,8 @@ public struct TimingFunction: Sendable, Equatable {
 
     /// `x1` and `x2` must lie in 0…1 so that the curve is a function of time.
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) throws {
-        try OptionError.check((0...1).contains(x1) && (0...1).contains(x2), "timingFunction", [x1, y1, x2, y2],
-                              "a cubic Bézier with x1 and x2 in 0…1")
+        try OptionError.check((0...1).contains(x1) && (0...1).contains(x2) && y1.isFinite && y2.isFinite,
+                              "timingFunction", [x1, y1, x2, y2], "a cubic Bézier with x1 and x2 in 0…1, y1 and y2 finite")
         self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc
@@ -20,9 +21,11 @@ struct RecordCommand: ParsableCommand {
         do {
             let reader = try LiveEventReader(path: device)
             defer { reader.close() }
-            reader.stopOnSignals()
+            Interruption.catchSignals()
+            Interruption.wake(reader.stopFileDescriptor)
+            defer { Interruption.stopWaking(reader.stopFileDescriptor) }
             fputs("motionscript: recording \(device) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
-            let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout")
+            let result = try recordEvemu(from: reader, to: output)
             fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
         } catch let error as InputError {
             fputs("error: \(error)\n", stderr)

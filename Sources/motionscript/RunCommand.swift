@@ -72,29 +72,61 @@ struct RunCommand: ParsableCommand {
         options.scriptArguments = scriptArguments
         options.grab = grab
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
-        let output = JSONLinesOutput()
-        defer { output.flush() }
-        if watch { return try runWatching(options, output: output) }
-        if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
-        if let plot { return try PlotCommand.plot(options, to: plot, forward: output) }
+        // Before any script runs: stdout carries the JSON Lines and nothing else.
+        let output = JSONLinesOutput.takingStandardOutput()
+        // A failed write stops the script at once, as Ctrl-C would.
+        output.onFailure = { Interruption.request() }
+        Interruption.catchSignals()
+        options.watchdog = Watchdog(timeout: timeout, what: script, sink: output.sink)
+        output.flushEachLine = device != nil
+        var status: Int32 = 0
+        var message: String?
         do {
-            if device != nil {
-                output.flushEachLine = true
-                let reason = try Runner.runLive(options, output: output)
-                fputs("motionscript: \(reason)\n", stderr)
+            if watch {
+                try runWatching(options, output: output)
+            } else if device != nil {
+                fputs("motionscript: \(try Runner.runLive(options, output: output))\n", stderr)
+            } else if let plot {
+                try PlotCommand.plot(options, to: plot, forward: output)
             } else {
                 try Runner.run(options, output: output)
                 if events == nil { fputs("motionscript: no --events or --device: ran the script's setup only\n", stderr) }
             }
         } catch let error as ScriptError {
-            output.flush()
-            fputs("error: \(error.message)\n", stderr)
-            throw ExitCode(1)
+            (status, message) = (1, "error: \(error.message)")
         } catch let error as InputError {
-            output.flush()
-            fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
+            (status, message) = (2, "error: \(error)")
+        } catch let error as WatchError {
+            (status, message) = (2, "error: \(error)")
         }
+        output.flush()
+        try Self.end(status: status, message: message, failure: output.failure, live: watch || device != nil)
+    }
+
+    /// How a run ends. A failed write comes first (it is why the script was stopped): a closed
+    /// pipe quietly with 141, as a filter killed by SIGPIPE; any other failure with a message and
+    /// 1. Then a signal: a run over a file was cut short (128 + the signal); a live or `--watch`
+    /// session ends normally (0), saying where a script it interrupted was.
+    static func end(status: Int32, message: String?, failure: LineSink.Failure?, live: Bool) throws {
+        switch failure {
+        case .closedPipe?:
+            throw ExitCode(141)
+        case .error(let reason)?:
+            fputs("error: cannot write the output: \(reason)\n", stderr)
+            throw ExitCode(1)
+        case nil:
+            break
+        }
+        if let signal = Interruption.signal {
+            if live {
+                if let message { fputs("motionscript: stopped: \(message.dropFirst("error: ".count))\n", stderr) }
+                return
+            }
+            fputs((message ?? "error: interrupted") + "\n", stderr)
+            throw ExitCode(Interruption.exitStatus(for: signal))
+        }
+        if let message { fputs(message + "\n", stderr) }
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// The largest --memory (MiB) whose byte count fits the allocator's counter: 2^43 MiB = 8 EiB.
@@ -102,24 +134,13 @@ struct RunCommand: ParsableCommand {
 
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
-        do {
-            let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
-            WatchSignals.stopOnSignals(session)
-            if let device = options.devicePath {
-                output.flushEachLine = true
-                let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
-                defer { live.close() }
-                fputs("motionscript: \(try session.runLive(live))\n", stderr)
-            } else {
-                try session.run()
-            }
-        } catch let error as InputError {
-            output.flush()
-            fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
-        } catch let error as WatchError {
-            fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
+        let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
+        if let device = options.devicePath {
+            let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
+            defer { live.close() }
+            fputs("motionscript: \(try session.runLive(live))\n", stderr)
+        } else {
+            try session.run()
         }
     }
 }

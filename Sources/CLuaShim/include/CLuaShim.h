@@ -8,6 +8,7 @@
 #define MOTIONSCRIPT_CLUASHIM_H
 
 #include <stddef.h>
+#include "CLuaShimInterrupt.h"
 
 struct lua_State;
 typedef int (*ms_SwiftFunction)(struct lua_State *L);

@@ -32,7 +32,8 @@ enum SourceFactories {
                 initialVelocity = v
             }
             return try MotionStreams.spring(to: to, from: from, initialVelocity: initialVelocity, stiffness: stiffness,
-                                            damping: damping, mass: mass, on: clock)._map(wrap)
+                                            damping: damping, mass: mass, on: clock,
+                                            onFailure: stopRun(call, "motion.spring"))._map(wrap)
         }
         guard let source = try make({ $0.number }, { .number($0) }) ?? make({ $0.point }, { .point($0) }) else {
             throw LuaBindingError("motion.spring: options 'to', 'from' and 'velocity' must all be numbers or all be points {x=, y=}")
@@ -61,7 +62,8 @@ enum SourceFactories {
             let typed = values.compactMap(extract)
             guard typed.count == values.count else { return nil }
             return try MotionStreams.tween(values: typed, duration: duration, offsets: offsets,
-                                           timingFunctions: [timing], on: clock)._map(wrap)
+                                           timingFunctions: [timing], on: clock,
+                                           onFailure: stopRun(call, "motion.tween"))._map(wrap)
         }
         guard let source = try make({ $0.number }, { .number($0) }) ?? make({ $0.point }, { .point($0) }) else {
             throw LuaBindingError("motion.tween: option 'values' must be all numbers or all points {x=, y=}")
@@ -81,6 +83,14 @@ enum SourceFactories {
             return try TimingFunction(n[0], n[1], n[2], n[3])
         default:
             throw LuaBindingError("motion.tween: option 'timingFunction' must be \"linear\", \"easeIn\", \"easeOut\", \"easeInOut\" or {x1, y1, x2, y2}")
+        }
+    }
+
+    /// A source that cannot go on stops the run with an error naming it and where it was made.
+    static func stopRun(_ call: LuaCall, _ name: String) -> (String) -> Void {
+        let place = call.place
+        return { [weak runtime = call.runtime] message in
+            runtime?.fail(.runtime, "\(place) \(name): \(message)")
         }
     }
 
