@@ -35,19 +35,22 @@ let package = Package(
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: hotPath),
         // Event-file decoders and live devices, producing pointer frames.
         .target(name: "MotionInput", dependencies: ["MotionGestures"], swiftSettings: hotPath),
+        // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
+        .target(name: "MotionActions"),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"], swiftSettings: hotPath),
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"], swiftSettings: hotPath),
         // The run loop, output writer and commands' logic.
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"], swiftSettings: hotPath),
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],

@@ -1,3 +1,4 @@
+import MotionActions
 import MotionInput
 import MotionLua
 
@@ -15,6 +16,8 @@ public struct RunOptions {
     public var timeout: Double
     /// Bytes the Lua state may allocate (0 = no limit).
     public var memoryLimit: Int
+    /// Whether actions (keys, mouse, exec) are performed or only written as output lines.
+    public var actions = ActionHost.outputOnly()
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -31,6 +34,7 @@ public enum Runner {
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
+        runtime.actions = ActionSession(host: options.actions)
         runtime.setTimeout(options.timeout)
         try runtime.load()
         guard let source else { return try runtime.finish() }
@@ -78,6 +82,7 @@ public enum Runner {
         device.reader.stopOnSignals()
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
+        runtime.actions = ActionSession(host: options.actions)
         runtime.setTimeout(options.timeout)
         try runtime.load()
         return try device.run { try runtime.handle($0) }

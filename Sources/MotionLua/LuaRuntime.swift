@@ -19,6 +19,11 @@ public final class LuaRuntime {
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private var closed = false
 
+    /// The script's keys, mouse and exec: performed through the host's `ActionHost` (set
+    /// before `load()`; by default only reported as output lines). Held keys are released when
+    /// the runtime closes.
+    public var actions = ActionSession.outputOnly()
+
     /// Values a previous version of the script left in its `keep` properties; a property made
     /// with the same keep name starts from it (hot reload). Set before `load()`.
     public var inheritedValues: [String: MotionValue] = [:]
@@ -222,6 +227,7 @@ public final class LuaRuntime {
     /// Unsubscribes everything and closes the Lua state. Idempotent.
     public func close() {
         guard !closed else { return }
+        actions.releaseAll(at: time, output: output)
         keptAtClose = keptValues
         requiredAtClose = requiredFiles
         keptProperties.removeAll()

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import MotionActions
 import MotionHost
 import MotionInput
 import MotionLua
@@ -31,6 +32,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
     var surface: String?
 
+    @Flag(help: "Perform actions (keys, mouse, exec) with --events too; by default only live input (--device) performs them.")
+    var act = false
+
+    @Flag(name: .customLong("dry-run"), help: "With --device: only write actions as output lines, do not perform them.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Where the virtual keyboard and mouse are created (a regular file or FIFO receives the raw input_event records instead).", valueName: "path"))
+    var uinput: String = UinputDevice.defaultPath
+
     @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
 
@@ -47,6 +57,7 @@ struct RunCommand: ParsableCommand {
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if let surface, EventFileOptions.parseSurface(surface) == nil {
             throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
         }
@@ -57,6 +68,8 @@ struct RunCommand: ParsableCommand {
                                  memoryLimit: memory * 1024 * 1024)
         options.devicePath = device
         options.grab = grab
+        // Live input performs actions unless --dry-run; replays only with --act.
+        options.actions = ActionHost(performs: act || (device != nil && !dryRun), device: UinputDevice(path: uinput))
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         let output = JSONLinesOutput()
         defer { output.flush() }
