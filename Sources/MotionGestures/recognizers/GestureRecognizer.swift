@@ -189,7 +189,12 @@ open class GestureRecognizer {
                     listeners.forEach { $0(value) }
                     return
                 }
-                if state == .changed, heldForRequirement.last?.state == .changed { heldForRequirement.removeLast() }
+                if state == .changed, let last = heldForRequirement.last, last.state == .began || last.state == .changed {
+                    // Only the latest values matter: a held start stays a start, with them.
+                    heldForRequirement[heldForRequirement.count - 1] = value
+                    heldForRequirement[heldForRequirement.count - 1].state = last.state
+                    return
+                }
                 heldForRequirement.append(value)
                 return
             }
@@ -213,7 +218,6 @@ open class GestureRecognizer {
                 releaseHeld(at: otherValue.t)
             case .began, .recognized:
                 guard !heldForRequirement.isEmpty || !pointers.isEmpty || state.isActive else { return }
-                heldForRequirement.removeAll()
                 value.t = otherValue.t
                 abandon()
             default:
