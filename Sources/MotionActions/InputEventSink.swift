@@ -16,4 +16,6 @@ public final class RecordingSink: InputEventSink {
     }
 
     public var events: [InputEvent] { batches.flatMap { $0 } }
+
+    public func clear() { batches.removeAll() }
 }
