@@ -183,3 +183,41 @@ private func waitWithHangGuard(_ pid: pid_t) -> Int32 {
     waitpid(pid, &status, 0)
     return -1
 }
+
+/// The desktop examples' scenarios pin their actions; a changed binding is a failed scenario.
+@Suite struct DesktopExampleTests {
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func theDesktopConfigurationTypesWhatItsScenarioExpects() throws {
+        let output = CollectedOutput()
+        let scenarios = root.appendingPathComponent("examples/scenarios")
+        try Runner.run(RunOptions(scriptPath: root.appendingPathComponent("examples/desktop.lua").path,
+                                  eventsPath: scenarios.appendingPathComponent("desktop.events.jsonl").path), output: output)
+        // Checked by hand against the session: swipe left (3), swipe up (3), swipe up (4, the
+        // fourth finger 12 ms late), pinch out ×2, pinch in ×0.4, 2-finger tap, 1-finger tap
+        // (nothing), 3-finger hold from t=6 (began at 6.6).
+        #expect(output.lines == [
+            #"{"t":0.22,"action":"keys","keys":"ctrl+alt+Right"}"#,
+            #"{"t":1.22,"action":"keys","keys":"ctrl+alt+Down"}"#,
+            #"{"t":2.22,"action":"exec","argv":["gnome-terminal"]}"#,
+            #"{"t":3.3,"action":"keys","keys":"ctrl+plus"}"#,
+            #"{"t":4.3,"action":"keys","keys":"ctrl+minus"}"#,
+            #"{"t":5.09,"action":"mouse","button":"right","press":"click"}"#,
+            #"{"t":6.6,"action":"exec","argv":["rofi","-show","window"]}"#,
+        ])
+    }
+
+    @Test func aScenarioFailsWhenTheConfigurationTypesSomethingElse() throws {
+        let folder = makeTemporaryFolder("desktop")
+        let scenarios = root.appendingPathComponent("examples/scenarios")
+        let source = try String(contentsOf: root.appendingPathComponent("examples/desktop.lua"), encoding: .utf8)
+        writeFile(source.replacingOccurrences(of: #"left = "ctrl+alt+Right""#, with: #"left = "super+Right""#), "desktop.lua", in: folder)
+        for file in ["desktop.events.jsonl", "desktop.expected.jsonl"] {
+            writeFile(try String(contentsOf: scenarios.appendingPathComponent(file), encoding: .utf8), file, in: folder)
+        }
+        let report = try ScenarioBatch(paths: [folder.path]).run()
+        #expect(report.lines.last == "0 passed, 1 failed")
+        #expect(report.results.first?.failureMessage?.contains("super+Right") == true)
+    }
+}
