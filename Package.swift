@@ -38,23 +38,26 @@ let package = Package(
         .target(name: "MotionGestures", dependencies: ["MotionStreams"]),
         // Event-file decoders and live devices, producing pointer frames.
         .target(name: "MotionInput", dependencies: ["MotionGestures"], swiftSettings: hotPath),
+        // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
+        .target(name: "MotionActions"),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures"],
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath + [.enableUpcomingFeature("InferSendableFromCaptures")]),
         // The run loop, output writer and commands' logic.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],

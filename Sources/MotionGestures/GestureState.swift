@@ -15,5 +15,5 @@ public enum GestureState: String, Sendable, Equatable, CaseIterable {
 
 /// Which recognizer produced a gesture value.
 public enum GestureKind: String, Sendable, Equatable {
-    case tap, translation, rotation, scale
+    case tap, translation, rotation, scale, swipe, hold
 }

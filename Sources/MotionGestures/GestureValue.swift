@@ -25,6 +25,11 @@ public struct GestureValue: Sendable, Equatable {
     public var scalarVelocity: Double
     /// Taps counted (tap).
     public var taps: Int
+    /// Which way a swipe went (swipe).
+    public var direction: SwipeDirection?
+    /// How far a swipe went from where it started, screen units (swipe); its mean speed is
+    /// `scalarVelocity`.
+    public var distance: Double = 0
 
     /// A snapshot; recognizers fill in what their kind measures.
     public init(kind: GestureKind, state: GestureState = .possible, t: Double = 0, pointers: Int = 0,

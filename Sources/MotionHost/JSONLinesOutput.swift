@@ -51,6 +51,12 @@ public final class JSONLinesOutput: MotionOutput {
         write()
     }
 
+    public func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
+        writer.reset()
+        writer.actionLine(t: t, action: action, fields: fields)
+        write()
+    }
+
     public func log(_ line: String) {
         fputs(line + "\n", stderr)
     }
@@ -83,6 +89,12 @@ public final class CollectedOutput: MotionOutput {
     public func emit(t: Double, name: String, state: MotionState) {
         writer.reset()
         writer.stateLine(t: t, name: name, state: state)
+        append()
+    }
+
+    public func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
+        writer.reset()
+        writer.actionLine(t: t, action: action, fields: fields)
         append()
     }
 

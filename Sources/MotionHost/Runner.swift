@@ -1,3 +1,4 @@
+import MotionActions
 import MotionInput
 import MotionLua
 
@@ -22,6 +23,8 @@ public struct RunOptions {
     /// Ends the process when a stretch bounded by `timeout` is blocked outside Lua (armed for
     /// the whole run over a file; for setup and for each frame of live input).
     public var watchdog: Watchdog?
+    /// Whether actions (keys, mouse, exec) are performed or only written as output lines.
+    public var actions = ActionHost.outputOnly()
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -43,6 +46,7 @@ public enum Runner {
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
         options.watchdog?.arm()
         defer { options.watchdog?.disarm() }
+        runtime.actions = ActionSession(host: options.actions)
         runtime.setTimeout(options.timeout)
         try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
@@ -101,6 +105,7 @@ public enum Runner {
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
                                      sandbox: options.sandbox)
         defer { runtime.close() }
+        runtime.actions = ActionSession(host: options.actions)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
         return try device.run { frame in

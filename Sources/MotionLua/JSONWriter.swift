@@ -136,6 +136,15 @@ public struct JSONWriter {
         case .tap:
             raw(",\"taps\":")
             integer(Int64(g.taps))
+        case .swipe:
+            raw(",\"direction\":")
+            if let direction = g.direction { string(direction.rawValue) } else { raw("null") }
+            raw(",\"distance\":")
+            number(g.distance)
+            raw(",\"velocity\":")
+            number(g.scalarVelocity)
+        case .hold:
+            break
         }
         bytes.append(125)
     }

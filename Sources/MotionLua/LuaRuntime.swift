@@ -28,6 +28,11 @@ public final class LuaRuntime {
     /// `requireToFail` relations made so far (see `RecognizerFactories.maxRequirements`).
     var requirementCount = 0
 
+    /// The script's keys, mouse and exec: performed through the host's `ActionHost` (set
+    /// before `load()`; by default only reported as output lines). Held keys are released when
+    /// the runtime closes.
+    public var actions = ActionSession.outputOnly()
+
     /// Values a previous version of the script left in its `keep` properties; a property made
     /// with the same keep name starts from it (hot reload). Set before `load()`.
     public var inheritedValues: [String: MotionValue] = [:]
@@ -295,6 +300,7 @@ public final class LuaRuntime {
     /// near-linear rather than quadratic in their number.
     public func close() {
         guard !isClosed else { return }
+        actions.releaseAll(at: time, output: output)
         keptAtClose = keptValues
         requiredAtClose = requiredFiles
         isClosed = true

@@ -4,6 +4,8 @@ import MotionStreams
 public protocol MotionOutput: AnyObject {
     func emit(t: Double, name: String, value: MotionValue)
     func emit(t: Double, name: String, state: MotionState)
+    /// An action line, `{"t":…,"action":…, fields…}` (see ActionOutput.swift).
+    func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)])
     /// Diagnostics (`log`), written to stderr by the host.
     func log(_ line: String)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import MotionActions
 import MotionHost
 import MotionInput
 import MotionLua
@@ -34,6 +35,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
     var plot: String?
 
+    @Flag(help: "Perform actions (keys, mouse, exec) with --events too; by default only live input (--device) performs them.")
+    var act = false
+
+    @Flag(name: .customLong("dry-run"), help: "With --device: only write actions as output lines, do not perform them.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Where the virtual keyboard and mouse are created (a regular file or FIFO receives the raw input_event records instead).", valueName: "path"))
+    var uinput: String = UinputDevice.defaultPath
+
     @Option(parsing: .unconditional, help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
 
@@ -59,6 +69,7 @@ struct RunCommand: ParsableCommand {
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
+        if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if let surface, EventFileOptions.parseSurface(surface) == nil {
             throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080, got \(surface)")
         }
@@ -71,6 +82,8 @@ struct RunCommand: ParsableCommand {
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
+        // Live input performs actions unless --dry-run; replays only with --act.
+        options.actions = ActionHost(performs: act || (device != nil && !dryRun), device: UinputDevice(path: uinput))
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()

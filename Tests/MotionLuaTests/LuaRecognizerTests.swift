@@ -164,7 +164,7 @@ private func pairFrames(to: (Double, Double)) -> [Frame] {
     @Test(arguments: [
         ("motion.rotation{threshold = -1}", "motion.rotation: option 'threshold' must be >= 0, got -1"),
         ("motion.rotation{threshold = 'x'}", "motion.rotation: option 'threshold' must be a number, got string"),
-        ("motion.rotation{minPointers = 2}", "motion.rotation: unknown option 'minPointers' (known: element, threshold, enabled)"),
+        ("motion.rotation{minPointers = 2}", "motion.rotation: unknown option 'minPointers' (known: element, threshold, enabled, fingers, requireToFail)"),
         ("motion.rotation{element = 1}", "motion.rotation: option 'element' must be an element"),
         ("motion.rotation{enabled = 'yes'}", "motion.rotation: option 'enabled' must be a boolean, got string"),
         ("motion.rotation(5)", "bad argument #1 to 'motion.rotation' (table of options expected, got number)"),
@@ -186,7 +186,7 @@ private func pairFrames(to: (Double, Double)) -> [Frame] {
         ("motion.tap{tap = 2}", "motion.tap: unknown option 'tap'"),
         ("motion.tapSource(motion.pan{})", "bad argument #1 to 'motion.tapSource' (tap recognizer expected, got a translation recognizer)"),
         ("motion.tapSource()", "bad argument #1 to 'motion.tapSource' (recognizer expected, got no value)"),
-        ("motion.pan{}:requireToFail(motion.tap{})", "requireToFail: only tap recognizers can wait for another to fail; this is a translation recognizer"),
+        ("local p = motion.pan{}; p:requireToFail(p)", "requireToFail: a recognizer cannot wait for itself to fail"),
         ("local t = motion.tap{}; t:requireToFail(t)", "requireToFail: a recognizer cannot wait for itself to fail"),
         ("motion.tap{}:requireToFail(3)", "bad argument #2 to 'requireToFail' (recognizer expected, got number)"),
     ])

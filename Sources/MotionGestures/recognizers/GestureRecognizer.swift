@@ -33,6 +33,21 @@ open class GestureRecognizer {
     public internal(set) var lifted: [TrackedPointer] = []
     /// Whether a tracked pointer was cancelled in the current frame (all are then dropped).
     public internal(set) var wasCancelled = false
+    /// `fingers = N`: the gesture is made with exactly N pointers. A recognizer with it set
+    /// tracks every pointer that goes down in its element; when more than N are down it fails
+    /// (or, active, is cancelled) and ignores those pointers until they all lifted. Recognizers
+    /// do not begin with fewer than N (see `hasRequiredFingers`).
+    public var fingers: Int?
+    /// The most pointers tracked at once since the gesture's first pointer went down: a final
+    /// value reports it as `pointers` (a 3-finger swipe ends with `pointers` 3, not 0).
+    public internal(set) var peakPointers = 0
+    /// Pointers of a gesture that cannot happen any more (extra fingers, a required recognizer
+    /// that won) are ignored until every one of them lifted.
+    public internal(set) var isIgnoringUntilLift = false
+    /// Recognizers this one waits to fail (`require(toFail:)`), with their listener ids.
+    var failureRequirements: [(recognizer: GestureRecognizer, listener: Int)] = []
+    /// Values held back while waiting for a failure requirement (began/changed/ended, or recognized).
+    var heldForRequirement: [GestureValue] = []
 
     private var listeners = ListenerList<(GestureValue) -> Void>()
 
@@ -47,16 +62,29 @@ open class GestureRecognizer {
     /// How many pointers the recognizer follows at most.
     open var maximumPointers: Int { Int.max }
 
+    /// Whether the recognizer makes decisions when input time passes without a frame (a tap's
+    /// interval, a hold's duration): its values are then stamped with the time they fell due.
+    open var decidesOnTime: Bool { false }
+
+    /// With `fingers = N`: whether exactly N pointers are down now (always true without it).
+    public var hasRequiredFingers: Bool { fingers.map { pointers.count == $0 } ?? true }
+
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
     public func handle(_ frame: Frame) {
         advance(to: frame.t)
+        if !heldForRequirement.isEmpty, !failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
+            // The recognizers waited for stopped without failing or recognizing (disabled).
+            releaseHeld(at: value.t)
+        }
         if value.state == .ended || value.state == .cancelled || value.state == .failed
             || value.state == .recognized {
             value.state = .possible  // the silent reset after a final state
         }
         lifted.removeAll(keepingCapacity: true)
         wasCancelled = false
+        if pointers.isEmpty { peakPointers = 0 }
+        let capacity = fingers == nil ? maximumPointers : Int.max
         for i in pointers.indices {
             pointers[i].start = pointers[i].position
             pointers[i].existedBefore = true
@@ -65,7 +93,7 @@ open class GestureRecognizer {
         for event in frame.events {
             switch event.phase {
             case .down:
-                guard isEnabled, !wasCancelled, pointers.count < maximumPointers,
+                guard isEnabled, !wasCancelled, pointers.count < capacity,
                       index(of: event.id) == nil, element.contains(event.point) else { continue }
                 pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
                                                start: event.point, position: event.point,
@@ -93,7 +121,32 @@ open class GestureRecognizer {
         }
         guard touched else { return }
         value.t = frame.t
+        peakPointers = max(peakPointers, pointers.count + lifted.count)
+        if let fingers, !isIgnoringUntilLift, peakPointers > fingers {
+            // More fingers than this gesture is made with: it cannot be this gesture.
+            abandon()
+        }
+        if isIgnoringUntilLift {
+            if pointers.isEmpty { isIgnoringUntilLift = false }
+            return
+        }
         process(t: frame.t)
+    }
+
+    /// Gives up on the current gesture: cancelled if active, failed otherwise, and its pointers
+    /// are ignored until they all lifted.
+    func abandon() {
+        // Listeners that never saw the gesture start (it was held back) see it fail.
+        let unseen = !heldForRequirement.isEmpty
+        heldForRequirement.removeAll()
+        if unseen || state == .possible {
+            write(state: .failed)
+        } else if state.isActive {
+            write(state: .cancelled)
+        }
+        value.state = .possible
+        didReset()
+        isIgnoringUntilLift = !pointers.isEmpty
     }
 
     /// Computes the new value and state after the frame's pointer changes were applied.
@@ -115,17 +168,82 @@ open class GestureRecognizer {
         lifted.removeAll(keepingCapacity: true)
         value.state = .possible
         value.pointers = 0
+        peakPointers = 0
+        isIgnoringUntilLift = false
+        heldForRequirement.removeAll()
         didReset()
     }
 
     /// Subclasses clear their per-gesture state here (called by `reset()`).
     open func didReset() {}
 
-    /// Writes a state and notifies every listener with the new snapshot.
+    /// Writes a state and notifies every listener with the new snapshot. A final state reports
+    /// the pointers the gesture had (`peakPointers`). While a failure requirement is still in
+    /// progress, what would begin or recognize the gesture is held back (see `require(toFail:)`).
     public func write(state: GestureState) {
         value.state = state
-        value.pointers = pointers.count
+        let isFinal = state == .ended || state == .cancelled || state == .failed || state == .recognized
+        value.pointers = isFinal ? max(peakPointers, pointers.count) : pointers.count
+        if !failureRequirements.isEmpty {
+            if !heldForRequirement.isEmpty {
+                if state == .failed || state == .cancelled {
+                    // It never started for the listeners: nothing to report but the failure.
+                    heldForRequirement.removeAll()
+                    value.state = .failed
+                    listeners.forEach { $0(value) }
+                    return
+                }
+                if state == .changed, let last = heldForRequirement.last, last.state == .began || last.state == .changed {
+                    // Only the latest values matter: a held start stays a start, with them.
+                    heldForRequirement[heldForRequirement.count - 1] = value
+                    heldForRequirement[heldForRequirement.count - 1].state = last.state
+                    return
+                }
+                heldForRequirement.append(value)
+                return
+            }
+            if (state == .began || state == .recognized),
+               failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
+                heldForRequirement.append(value)
+                return
+            }
+        }
         listeners.forEach { $0(value) }
+    }
+
+    /// Waits for `other` to fail before this gesture begins or is recognized: while `other` is
+    /// in progress, what this recognizer would report is held back; when `other` fails it is
+    /// reported (stamped with that time), and when `other` begins or is recognized this gesture
+    /// fails (or is cancelled) and its pointers are ignored until they lift.
+    open func require(toFail other: GestureRecognizer) {
+        let listener = other.addListener { [unowned self] otherValue in
+            switch otherValue.state {
+            case .failed:
+                releaseHeld(at: otherValue.t)
+            case .began, .recognized:
+                guard !heldForRequirement.isEmpty || !pointers.isEmpty || state.isActive else { return }
+                value.t = otherValue.t
+                abandon()
+            default:
+                break
+            }
+        }
+        failureRequirements.append((other, listener))
+    }
+
+    /// Reports what was held back for a failure requirement, stamped no earlier than `t`.
+    private func releaseHeld(at t: Double) {
+        let held = heldForRequirement
+        heldForRequirement.removeAll()
+        for var pending in held {
+            pending.t = max(pending.t, t)
+            value = pending
+            listeners.forEach { $0(pending) }
+        }
+    }
+
+    deinit {
+        for requirement in failureRequirements { requirement.recognizer.removeListener(requirement.listener) }
     }
 
     /// Calls `call` with the snapshot on every state write; returns the id that removes it.

@@ -93,7 +93,7 @@ public class PairGestureRecognizer: GestureRecognizer {
         case .began, .changed:
             write(state: .changed)
         default:
-            if newPair != nil && isPastThreshold {
+            if newPair != nil && isPastThreshold && hasRequiredFingers {
                 write(state: .began)
             } else {
                 value.pointers = pointers.count

@@ -75,7 +75,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     /// Waits for `other` to fail before recognizing (see the type's documentation).
-    public func require(toFail other: GestureRecognizer) {
+    public override func require(toFail other: GestureRecognizer) {
         let listener = other.addListener { [unowned self] otherValue in
             guard let pending = waiting else { return }
             switch otherValue.state {
@@ -96,6 +96,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
         }
         requirements.append((other, listener))
     }
+
+    public override var decidesOnTime: Bool { true }
 
     public override var isInProgress: Bool {
         (!pointers.isEmpty && !ignoringUntilLift) || tapsCounted > 0 || waiting != nil
@@ -148,6 +150,10 @@ public final class TapGestureRecognizer: GestureRecognizer {
             return
         }
         // Every pointer of the tap lifted (within maxDuration: advance(to:) fails it otherwise).
+        if let fingers, peakPointers != fingers {
+            fail(at: t)  // a 1-finger tap is not a 2-finger tap (more fingers failed it earlier)
+            return
+        }
         tapsCounted += 1
         tapStart = nil
         lastLift = t

@@ -58,7 +58,7 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
         } else {
             value.translation = centroid - reference
         }
-        if !state.isActive && !pointers.isEmpty && pointers.count < minPointers {
+        if !state.isActive && !pointers.isEmpty && pointers.count < max(minPointers, fingers ?? 0) {
             // Too few pointers to be this gesture yet: movement so far does not count.
             value.translation = .zero
             reference = centroid
@@ -84,7 +84,7 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
         case .began, .changed:
             write(state: .changed)
         default:
-            if pointers.count >= minPointers && value.translation.length > threshold {
+            if pointers.count >= minPointers && hasRequiredFingers && value.translation.length > threshold {
                 write(state: .began)
             } else {
                 value.pointers = pointers.count

@@ -33,6 +33,11 @@ final class CappedOutput: MotionOutput {
         collected.emit(t: t, name: name, state: state)
     }
 
+    func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
+        guard admit() else { return }
+        collected.emit(t: t, action: action, fields: fields)
+    }
+
     func log(_ line: String) {}
 
     private func admit() -> Bool {

@@ -50,6 +50,7 @@ public final class ReloadingPipeline {
             return .failure(ScriptError(.runtime, "\(options.scriptPath): \(error)"))
         }
         candidate.inheritedValues = runtime?.keptValues ?? [:]
+        candidate.actions = ActionSession(host: options.actions)
         candidate.setTimeout(options.timeout)
         do {
             try candidate.load(arguments: options.scriptArguments)

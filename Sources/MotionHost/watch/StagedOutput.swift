@@ -7,6 +7,7 @@ final class StagedOutput: MotionOutput {
     private enum Line {
         case value(Double, String, MotionValue)
         case state(Double, String, MotionState)
+        case action(Double, String, [(key: String, value: MotionValue)])
     }
 
     private let target: MotionOutput
@@ -22,6 +23,10 @@ final class StagedOutput: MotionOutput {
         if held != nil { held!.append(.state(t, name, state)) } else { target.emit(t: t, name: name, state: state) }
     }
 
+    func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
+        if held != nil { held!.append(.action(t, action, fields)) } else { target.emit(t: t, action: action, fields: fields) }
+    }
+
     /// Diagnostics are not held: they explain what happened, failure included.
     func log(_ line: String) { target.log(line) }
 
@@ -31,6 +36,7 @@ final class StagedOutput: MotionOutput {
             switch line {
             case let .value(t, name, value): target.emit(t: t, name: name, value: value)
             case let .state(t, name, state): target.emit(t: t, name: name, state: state)
+            case let .action(t, action, fields): target.emit(t: t, action: action, fields: fields)
             }
         }
         held = nil

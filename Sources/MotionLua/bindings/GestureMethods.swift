@@ -10,7 +10,7 @@ enum GestureMethods {
             return 1
         }),
         ("translation", BindingTable.register("translation") { call in
-            let g = try gesture(call, requiring: [.translation, .tap], "translation")
+            let g = try gesture(call, requiring: [.translation, .tap, .swipe], "translation")
             LuaConversion.pushPoint(g.translation(in: try call.element(2)), on: call.lua)
             return 1
         }),
@@ -26,7 +26,8 @@ enum GestureMethods {
             let g = try gesture(call)
             switch g.kind {
             case .rotation, .scale: call.lua.push(g.scalarVelocity)
-            case .translation, .tap: LuaConversion.pushPoint(g.velocity(in: try call.element(2)), on: call.lua)
+            case .translation, .tap, .hold: LuaConversion.pushPoint(g.velocity(in: try call.element(2)), on: call.lua)
+            case .swipe: call.lua.push(g.scalarVelocity)
             }
             return 1
         }),
@@ -40,6 +41,10 @@ enum GestureMethods {
         case "kind": call.lua.push(g.kind.rawValue)
         case "t": call.lua.push(g.t)
         case "taps": call.lua.push(g.taps)
+        // Swipes: the decided direction ("left"…, nil while possible), distance and mean speed.
+        case "direction" where g.kind == .swipe: if let d = g.direction { call.lua.push(d.rawValue) } else { call.lua.pushNil() }
+        case "distance" where g.kind == .swipe: call.lua.push(g.distance)
+        case "velocity" where g.kind == .swipe: call.lua.push(g.scalarVelocity)
         default: return Metatables.pushMethod(call)
         }
         return 1

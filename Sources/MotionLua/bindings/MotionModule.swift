@@ -37,7 +37,9 @@ enum MotionModule {
         } else {
             lua.pop()
         }
-        BindingTable.pushTable(functions + RecognizerFactories.functions + SourceFactories.functions, on: lua)
+        BindingTable.pushTable(functions + RecognizerFactories.functions + SourceFactories.functions
+                               + ActionFunctions.functions + DesktopRecognizerFactories.functions, on: lua)
+        ActionFunctions.installMouse(on: lua)
         LuaObject.push(ElementBox(.screen), .element, on: lua)
         lua.setField("screen", in: -2)
         lua.pushValue(at: -1)
@@ -80,7 +82,7 @@ enum MotionModule {
 
     static func translation(_ call: LuaCall) throws -> Int32 {
         let options = try Options(call, at: 1, for: call.name,
-                                  known: ["element", "threshold", "minPointers", "maxPointers", "enabled"])
+                                  known: ["element", "threshold", "minPointers", "maxPointers", "enabled", "fingers", "requireToFail"])
         let minPointers = try options.integer("minPointers", min: 1) ?? TranslationGestureRecognizer.defaultMinPointers
         let maxPointers = try options.integer("maxPointers", min: 1) ?? .max
         guard maxPointers >= minPointers else {
@@ -90,7 +92,7 @@ enum MotionModule {
             element: try options.element() ?? .screen,
             threshold: try options.number("threshold", min: 0) ?? TranslationGestureRecognizer.defaultThreshold,
             minPointers: minPointers, maxPointers: maxPointers)
-        recognizer.isEnabled = try options.bool("enabled") ?? true
+        try options.applyCommon(to: recognizer)
         return add(recognizer, call)
     }
 
@@ -98,9 +100,9 @@ enum MotionModule {
         let box: RecognizerBox = try call.object(1, .recognizer)
         let source = gestureSource(box.recognizer)
         let values = source._map { MotionValue.gesture($0) }
-        // Only taps decide off the frame (an interval that ran out); the continuous gestures
+        // Only taps and holds decide off the frame (an interval or duration that ran out); the others
         // keep the per-event path free of the stamping layer.
-        guard box.recognizer is TapGestureRecognizer else {
+        guard box.recognizer.decidesOnTime else {
             LuaObject.push(LuaStream(values, gestures: (source, box.recognizer.value.kind)), .stream, on: call.lua)
             return 1
         }

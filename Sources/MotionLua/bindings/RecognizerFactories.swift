@@ -9,7 +9,8 @@ import MotionStreams
 /// or, when the tap is made, `motion.tap{requireToFail = double}` (one recognizer or a list).
 /// The single tap then waits: a tap that completes while `double` is in progress is recognized
 /// only when `double` fails (stamped with the time `double` failed), and fails if `double` is
-/// recognized. Only tap recognizers can wait; any recognizer can be waited for.
+/// recognized. Every recognizer kind can wait (`GestureRecognizer.require(toFail:)`): a pinch
+/// and a 2-finger swipe, or a swipe and a hold, are made exclusive so.
 enum RecognizerFactories {
     static let functions: [(String, Binding)] = [
         ("rotation", BindingTable.register("motion.rotation") { try pair($0, kind: .rotation) }),
@@ -38,44 +39,37 @@ enum RecognizerFactories {
     /// `motion.rotation{element=, threshold=, enabled=}` (threshold in radians, default π/36) and
     /// `motion.scale{element=, threshold=, enabled=}` (|scale − 1|, default 0.05).
     static func pair(_ call: LuaCall, kind: GestureKind) throws -> Int32 {
-        let options = try Options(call, at: 1, for: call.name, known: ["element", "threshold", "enabled"])
+        let options = try Options(call, at: 1, for: call.name, known: ["element", "threshold", "enabled", "fingers", "requireToFail"])
         let element = try options.element() ?? .screen
         let threshold = try options.number("threshold", min: 0)
         let recognizer: GestureRecognizer = kind == .rotation
             ? try RotationGestureRecognizer(element: element, threshold: threshold ?? RotationGestureRecognizer.defaultThreshold)
             : try ScaleGestureRecognizer(element: element, threshold: threshold ?? ScaleGestureRecognizer.defaultThreshold)
-        recognizer.isEnabled = try options.bool("enabled") ?? true
+        try options.applyCommon(to: recognizer)
         return MotionModule.add(recognizer, call)
     }
 
     /// `motion.tap{element=, taps=1, maxDuration=0.3, maxMovement=10, interval=0.3, requireToFail=, enabled=}`.
     static func tap(_ call: LuaCall) throws -> Int32 {
         let options = try Options(call, at: 1, for: call.name,
-                                  known: ["element", "taps", "maxDuration", "maxMovement", "interval", "requireToFail", "enabled"])
+                                  known: ["element", "taps", "maxDuration", "maxMovement", "interval", "requireToFail", "enabled", "fingers"])
         let recognizer = try TapGestureRecognizer(
             element: try options.element() ?? .screen,
             taps: try options.integer("taps", min: 1) ?? TapGestureRecognizer.defaultTaps,
             maxDuration: try options.number("maxDuration", min: 0, exclusiveMin: true) ?? TapGestureRecognizer.defaultMaxDuration,
             maxMovement: try options.number("maxMovement", min: 0) ?? TapGestureRecognizer.defaultMaxMovement,
             interval: try options.number("interval", min: 0) ?? TapGestureRecognizer.defaultInterval)
-        for other in try options.recognizers("requireToFail") ?? [] {
-            try addRequirement(call, call.name)
-            recognizer.require(toFail: other)
-        }
-        recognizer.isEnabled = try options.bool("enabled") ?? true
+        try options.applyCommon(to: recognizer)
         return MotionModule.add(recognizer, call)
     }
 
     /// `tap:requireToFail(other)`: see the type's documentation. Returns the tap.
     static func requireToFail(_ call: LuaCall) throws -> Int32 {
         let box: RecognizerBox = try call.object(1, .recognizer)
-        guard let tap = box.recognizer as? TapGestureRecognizer else {
-            throw LuaBindingError("requireToFail: only tap recognizers can wait for another to fail; this is a \(box.recognizer.value.kind.rawValue) recognizer")
-        }
         let other: RecognizerBox = try call.object(2, .recognizer)
-        guard other.recognizer !== tap else { throw LuaBindingError("requireToFail: a recognizer cannot wait for itself to fail") }
+        guard other.recognizer !== box.recognizer else { throw LuaBindingError("requireToFail: a recognizer cannot wait for itself to fail") }
         try addRequirement(call, "requireToFail")
-        tap.require(toFail: other.recognizer)
+        box.recognizer.require(toFail: other.recognizer)
         call.lua.pushValue(at: 1)
         return 1
     }

@@ -4,7 +4,7 @@ import MotionStreams
 /// Methods of streams (and of properties, which are streams too).
 enum StreamMethods {
     /// Every stream method: these, the gesture operators and the value operator catalog.
-    static let all: [(String, Binding)] = core + GestureOperatorMethods.all + ValueOperatorMethods.all
+    static let all: [(String, Binding)] = core + GestureOperatorMethods.all + ValueOperatorMethods.all + CooldownOperatorMethods.all
 
     static let core: [(String, Binding)] = [
         ("subscribe", BindingTable.register("subscribe", subscribe)),

@@ -1,0 +1,80 @@
+import MotionStreams
+
+/// Recognizes a hold (long press): pointers that stay down, within `maxMovement` of where they
+/// went down, for `duration` seconds of input time. With `fingers = N` the time counts from the
+/// N-th pointer down.
+///
+/// States: possible → began when the duration has passed (stamped with start + duration, the
+/// time it fell due, even when the next frame comes later: the decision falls due with time
+/// alone, like a tap's interval) → changed on movement → ended when a pointer lifts |
+/// cancelled on an input cancel; possible → failed when a pointer moves too far or lifts
+/// before the duration. After the end, pointers still down are ignored until they all lifted.
+public final class HoldGestureRecognizer: GestureRecognizer {
+    /// Default `duration`: 0.5 s.
+    public static let defaultDuration = 0.5
+    /// Default `maxMovement`: 10 screen units from where each pointer went down.
+    public static let defaultMaxMovement = 10.0
+
+    public let duration: Double
+    public let maxMovement: Double
+    private var startTime: Double?
+
+    /// Throws `RecognizerOptionError` for a `duration` that is not positive and finite, or a
+    /// negative `maxMovement`.
+    public init(element: Element = .screen, fingers: Int? = nil,
+                duration: Double = HoldGestureRecognizer.defaultDuration,
+                maxMovement: Double = HoldGestureRecognizer.defaultMaxMovement) throws {
+        try RecognizerOptionError.check(duration > 0 && duration.isFinite, "duration", duration, "> 0 and finite")
+        try RecognizerOptionError.check(maxMovement >= 0 && !maxMovement.isNaN, "maxMovement", maxMovement, ">= 0")
+        if let fingers { try RecognizerOptionError.check(fingers >= 1, "fingers", fingers, ">= 1") }
+        self.duration = duration
+        self.maxMovement = maxMovement
+        super.init(kind: .hold, element: element)
+        self.fingers = fingers
+    }
+
+    public override var decidesOnTime: Bool { true }
+
+    public override func didReset() {
+        startTime = nil
+    }
+
+    public override func advance(to t: Double) {
+        guard let startTime, !state.isActive, !isIgnoringUntilLift,
+              t >= startTime + duration - TapGestureRecognizer.timeTolerance else { return }
+        value.t = startTime + duration
+        value.centroid = centroid
+        write(state: .began)
+    }
+
+    public override func process(t: Double) {
+        if wasCancelled {
+            finish(state.isActive ? .cancelled : .failed)
+            return
+        }
+        if !lifted.isEmpty {
+            finish(state.isActive ? .ended : .failed)
+            return
+        }
+        if !state.isActive && pointers.contains(where: { ($0.position - $0.downPosition).length > maxMovement }) {
+            finish(.failed)
+            return
+        }
+        value.centroid = centroid
+        if state.isActive {
+            write(state: .changed)
+        } else if hasRequiredFingers {
+            if startTime == nil || pointerSetChanged { startTime = t }
+            value.pointers = pointers.count
+        } else {
+            startTime = nil
+            value.pointers = pointers.count
+        }
+    }
+
+    private func finish(_ state: GestureState) {
+        write(state: state)
+        startTime = nil
+        if !pointers.isEmpty { isIgnoringUntilLift = true }
+    }
+}

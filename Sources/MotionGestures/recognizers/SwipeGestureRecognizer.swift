@@ -1,0 +1,106 @@
+import MotionStreams
+
+/// Recognizes swipes, a discrete gesture: possible → recognized | failed, once per touch.
+///
+/// The swipe starts when its pointers are down (with `fingers = N`, when the N-th went down:
+/// movement before does not count) and is decided when the first of them lifts. Its
+/// translation is the centroid's movement since the start, re-based like a drag's when pointers
+/// are added, so it does not jump. At the decision:
+/// - `value.distance` is the translation's length, `value.scalarVelocity` the mean speed
+///   (distance / time from start to lift; 0 when both happen in one frame), `value.direction`
+///   the translation's direction (`SwipeDirection.of`, with or without diagonals),
+///   `value.translation` the translation itself;
+/// - it is `recognized` when distance >= `minDistance`, speed >= `minVelocity`, the direction
+///   is `direction` (when set) and the start point (the centroid at the start) is in `from`
+///   (when set); it `fail`s otherwise, and on an input cancel.
+/// The remaining pointers are then ignored until they all lifted.
+public final class SwipeGestureRecognizer: GestureRecognizer {
+    /// Default `minDistance`: 50 screen units.
+    public static let defaultMinDistance = 50.0
+    /// Default `minVelocity`: none (0 units/s).
+    public static let defaultMinVelocity = 0.0
+
+    public let minDistance: Double
+    public let minVelocity: Double
+    public let direction: SwipeDirection?
+    public let diagonals: Bool
+    public let zone: SwipeZone?
+
+    private var startTime: Double?
+    private var startPoint = Point.zero
+    private var reference = Point.zero
+
+    /// Throws `RecognizerOptionError` for a negative or non-finite `minDistance` or `minVelocity`.
+    public init(element: Element = .screen, fingers: Int? = nil,
+                minDistance: Double = SwipeGestureRecognizer.defaultMinDistance,
+                minVelocity: Double = SwipeGestureRecognizer.defaultMinVelocity,
+                direction: SwipeDirection? = nil, diagonals: Bool = false, from zone: SwipeZone? = nil) throws {
+        try RecognizerOptionError.check(minDistance >= 0 && minDistance.isFinite, "minDistance", minDistance, ">= 0 and finite")
+        try RecognizerOptionError.check(minVelocity >= 0 && minVelocity.isFinite, "minVelocity", minVelocity, ">= 0 and finite")
+        if let fingers { try RecognizerOptionError.check(fingers >= 1, "fingers", fingers, ">= 1") }
+        self.minDistance = minDistance
+        self.minVelocity = minVelocity
+        self.direction = direction
+        self.diagonals = diagonals || (direction?.isDiagonal ?? false)
+        self.zone = zone
+        super.init(kind: .swipe, element: element)
+        self.fingers = fingers
+    }
+
+    public override func didReset() {
+        startTime = nil
+        value.translation = .zero
+        value.distance = 0
+        value.scalarVelocity = 0
+        value.direction = nil
+    }
+
+    public override func process(t: Double) {
+        if wasCancelled {
+            finish(.failed)
+            return
+        }
+        if !lifted.isEmpty {
+            // The first lift decides: carry this frame's movement of the pointers it had.
+            if startTime != nil { value.translation = value.translation + meanMovementOfPersistingPointers }
+            decide(t: t)
+            return
+        }
+        value.centroid = centroid
+        guard hasRequiredFingers else {
+            startTime = nil  // not all fingers down yet: the swipe has not started
+            return
+        }
+        if startTime == nil || pointerSetChanged && startTime == t {
+            startTime = t
+            startPoint = centroid
+            value.translation = .zero
+            reference = centroid
+        } else if pointerSetChanged {
+            value.translation = value.translation + meanMovementOfPersistingPointers
+            reference = centroid - value.translation
+        } else {
+            value.translation = centroid - reference
+        }
+        value.pointers = pointers.count
+    }
+
+    private func decide(t: Double) {
+        guard let startTime, fingers.map({ peakPointers == $0 }) ?? true else { return finish(.failed) }
+        let distance = value.translation.length
+        let duration = t - startTime
+        value.distance = distance
+        value.scalarVelocity = duration > 0 ? distance / duration : 0
+        value.direction = SwipeDirection.of(value.translation, diagonals: diagonals)
+        let matches = distance >= minDistance && value.scalarVelocity >= minVelocity
+            && (direction == nil || value.direction == direction)
+            && (zone?.contains(startPoint, bounds: element) ?? true)
+        finish(matches ? .recognized : .failed)
+    }
+
+    private func finish(_ state: GestureState) {
+        write(state: state)
+        startTime = nil
+        if !pointers.isEmpty { isIgnoringUntilLift = true }
+    }
+}

@@ -1,0 +1,132 @@
+import CLua
+import MotionActions
+import MotionStreams
+
+/// `motion.exec`, `motion.keys`, `motion.keyDown`, `motion.keyUp` and `motion.mouse.move`,
+/// `.scroll`, `.button`. Each writes its action line, then, when the host performs actions
+/// (live input, `--act`), does it. Key and button state is kept in every mode, so a script
+/// reports the same lines whether or not its actions are performed.
+enum ActionFunctions {
+    static let functions: [(String, Int)] = [
+        ("exec", BindingTable.register("motion.exec", exec)),
+        ("keys", BindingTable.register("motion.keys", keys)),
+        ("keyDown", BindingTable.register("motion.keyDown") { try key($0, down: true) }),
+        ("keyUp", BindingTable.register("motion.keyUp") { try key($0, down: false) }),
+    ]
+
+    static let mouseFunctions: [(String, Int)] = [
+        ("move", BindingTable.register("motion.mouse.move", move)),
+        ("scroll", BindingTable.register("motion.mouse.scroll", scroll)),
+        ("button", BindingTable.register("motion.mouse.button", button)),
+    ]
+
+    /// Sets `motion.mouse` on the table on top of the stack.
+    static func installMouse(on lua: Lua) {
+        BindingTable.pushTable(mouseFunctions, on: lua)
+        lua.setField("mouse", in: -2)
+    }
+
+    static func isButton(_ code: UInt16) -> Bool { (0x110...0x117).contains(code) }
+
+    /// `motion.exec(cmd)` runs `sh -c cmd`; `motion.exec{argv...}` runs argv[1] (searched in
+    /// PATH) with the rest as arguments. Returns at once.
+    static func exec(_ call: LuaCall) throws -> Int32 {
+        let lua = call.lua
+        var argv: [String]
+        if let command = lua.isTable(1) ? nil : lua.string(at: 1) {
+            argv = ["sh", "-c", command]
+        } else if lua.isTable(1) {
+            argv = []
+            let count = lua_rawlen(lua.L, 1)
+            guard count > 0 else { throw LuaBindingError("motion.exec: the argument list is empty (give {\"program\", \"arg\", ...})") }
+            for i in 1...count {
+                lua_rawgeti(lua.L, 1, lua_Integer(i))
+                defer { lua.pop() }
+                guard lua_type(lua.L, -1) == LUA_TSTRING || lua_type(lua.L, -1) == LUA_TNUMBER, let item = lua.string(at: -1) else {
+                    throw LuaBindingError("motion.exec: argument \(i) must be a string, got \(lua.typeName(at: -1))")
+                }
+                argv.append(item)
+            }
+        } else {
+            throw call.badArgument(1, "command string or table of arguments")
+        }
+        call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: [("argv", .array(argv.map { .string($0) }))])
+        call.runtime.actions.host.launcher?.launch(argv)
+        return 0
+    }
+
+    /// `motion.keys("ctrl+alt+Right")`: presses the chord and releases it.
+    static func keys(_ call: LuaCall) throws -> Int32 {
+        let text = try call.string(1)
+        let chord = try perform(call) { try Chord(text) }
+        try perform(call) { try call.runtime.actions.input.keys(chord) }
+        call.runtime.output.emit(t: call.runtime.time, action: "keys", fields: [("keys", .string(text))])
+        return 0
+    }
+
+    /// `motion.keyDown(key)` / `motion.keyUp(key)`: a held key, released at the latest when
+    /// the script ends.
+    static func key(_ call: LuaCall, down: Bool) throws -> Int32 {
+        let name = try call.string(1)
+        let code = try perform(call) { try KeyName.code(name) }
+        let session = call.runtime.actions
+        if down {
+            if try perform(call, { try session.input.down(code) }) { session.heldNames[code] = name }
+        } else {
+            try perform(call) { try session.input.up(code) }
+            session.heldNames[code] = nil
+        }
+        call.runtime.output.emit(t: call.runtime.time, action: down ? "keyDown" : "keyUp", fields: [("key", .string(name))])
+        return 0
+    }
+
+    /// `motion.mouse.move(dx, dy)`: relative movement.
+    static func move(_ call: LuaCall) throws -> Int32 {
+        let (dx, dy) = (try finite(call, 1), try finite(call, 2))
+        try perform(call) { try call.runtime.actions.input.move(dx: dx, dy: dy) }
+        call.runtime.output.emit(t: call.runtime.time, action: "mouse", fields: [("move", .point(Point(x: dx, y: dy)))])
+        return 0
+    }
+
+    /// `motion.mouse.scroll(dx, dy)`: in wheel notches, dy > 0 down, dx > 0 right.
+    static func scroll(_ call: LuaCall) throws -> Int32 {
+        let (dx, dy) = (try finite(call, 1), try finite(call, 2))
+        try perform(call) { try call.runtime.actions.input.scroll(dx: dx, dy: dy) }
+        call.runtime.output.emit(t: call.runtime.time, action: "mouse", fields: [("scroll", .point(Point(x: dx, y: dy)))])
+        return 0
+    }
+
+    /// `motion.mouse.button(name, "down"|"up"|"click")` (default "click").
+    static func button(_ call: LuaCall) throws -> Int32 {
+        let name = try call.string(1)
+        let code = try perform(call) { try MouseButton.code(name) }
+        let pressName = try call.optionalString(2) ?? "click"
+        guard let press = ButtonPress(rawValue: pressName) else {
+            throw LuaBindingError("motion.mouse.button: the second argument must be \"down\", \"up\" or \"click\", got '\(pressName)'")
+        }
+        let session = call.runtime.actions
+        switch press {
+        case .down: if try perform(call, { try session.input.down(code) }) { session.heldNames[code] = name }
+        case .up: try perform(call) { try session.input.up(code) }; session.heldNames[code] = nil
+        case .click: try perform(call) { try session.input.click(code) }; session.heldNames[code] = nil
+        }
+        call.runtime.output.emit(t: call.runtime.time, action: "mouse",
+                                 fields: [("button", .string(name)), ("press", .string(press.rawValue))])
+        return 0
+    }
+
+    private static func finite(_ call: LuaCall, _ index: Int32) throws -> Double {
+        let value = try call.number(index)
+        guard value.isFinite else { throw LuaBindingError("bad argument #\(index) to '\(call.name)' (finite number expected)") }
+        return value
+    }
+
+    /// Turns an `ActionError` into the binding's error (the trampoline adds file:line).
+    private static func perform<T>(_ call: LuaCall, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ActionError {
+            throw LuaBindingError("\(call.name): \(error.message)")
+        }
+    }
+}

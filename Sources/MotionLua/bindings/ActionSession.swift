@@ -1,0 +1,40 @@
+import MotionActions
+import MotionStreams
+
+/// One script's actions: its virtual keyboard and mouse state and the names it held keys
+/// by, performed through the process's `ActionHost` (or only reported, by default).
+public final class ActionSession {
+    public let host: ActionHost
+    let input: VirtualInput
+    /// Held keys and buttons → the name the script used, for the release lines.
+    var heldNames: [UInt16: String] = [:]
+
+    public init(host: ActionHost) {
+        self.host = host
+        input = VirtualInput(sink: host.device)
+    }
+
+    /// Actions reported as output lines only (replays, tests).
+    public static func outputOnly() -> ActionSession { ActionSession(host: .outputOnly()) }
+
+    /// Lets go of every held key and button (the script ended, was reloaded, failed, or was
+    /// stopped), writing a release line for each, marked `"auto":true`. A device error is
+    /// reported with `log`: nothing may stop the release of the others.
+    func releaseAll(at t: Double, output: MotionOutput) {
+        let held = input.held.reversed().map { ($0, heldNames[$0] ?? KeyName.headerName(of: $0)) }
+        guard !held.isEmpty else { return }
+        do {
+            try input.releaseAll()
+        } catch {
+            output.log("motionscript: releasing held keys: \(error)")
+        }
+        heldNames.removeAll()
+        for (code, name) in held {
+            if ActionFunctions.isButton(code) {
+                output.emit(t: t, action: "mouse", fields: [("button", .string(name)), ("press", .string("up")), ("auto", .bool(true))])
+            } else {
+                output.emit(t: t, action: "keyUp", fields: [("key", .string(name)), ("auto", .bool(true))])
+            }
+        }
+    }
+}
