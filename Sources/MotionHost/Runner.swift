@@ -69,17 +69,20 @@ public enum Runner {
     }
 
     /// Runs a script on a live device until it disappears or SIGINT/SIGTERM, writing each
-    /// frame's output as it happens. Returns why reading ended.
+    /// frame's output as it happens and what falls due between frames on time (`LiveLoop`);
+    /// at the end what is still scheduled settles as at the end of a file. Returns why reading ended.
     @discardableResult
-    public static func runLive(_ options: RunOptions, output: MotionOutput) throws -> String {
+    public static func runLive(_ options: RunOptions, output: MotionOutput,
+                               diagnostics: @escaping (String) -> Void = { _ in }) throws -> String {
         guard let devicePath = options.devicePath else { return "no device" }
         let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
         defer { device.close() }  // releases the grab on every path
+        device.diagnostics = diagnostics
         device.reader.stopOnSignals()
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
         try runtime.load()
-        return try device.run { try runtime.handle($0) }
+        return try LiveLoop(device: device).run(runtime)
     }
 }

@@ -137,6 +137,19 @@ public final class LuaRuntime {
         if let pendingError { throw pendingError }
     }
 
+    /// Live input: the input time at which something falls due without input (a tap decision,
+    /// a delay, a spring frame), so the host can wake then; nil when nothing waits on time.
+    public var nextDueTime: Double? { pendingError == nil ? dispatcher.nextDueTime : nil }
+
+    /// Live input: input time reached `t` with no frame (the device was quiet): runs, in time
+    /// order, what fell due by then, each stamped with its own due time. Throws the first error.
+    public func advance(to t: Double) throws {
+        if let pendingError { throw pendingError }
+        settle(before: t)
+        if pendingError == nil { dispatcher.advance(to: t) }
+        if let pendingError { throw pendingError }
+    }
+
     /// How long, in input time after the last event, scheduled work may go on at the end of
     /// input: springs and tweens settle well within it; a delay that feeds itself never does.
     public static let settleHorizon = 60.0

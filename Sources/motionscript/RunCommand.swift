@@ -65,7 +65,7 @@ struct RunCommand: ParsableCommand {
         do {
             if device != nil {
                 output.flushEachLine = true
-                let reason = try Runner.runLive(options, output: output)
+                let reason = try Runner.runLive(options, output: output) { fputs("motionscript: \($0)\n", stderr) }
                 fputs("motionscript: \(reason)\n", stderr)
             } else {
                 try Runner.run(options, output: output)
@@ -90,6 +90,7 @@ struct RunCommand: ParsableCommand {
                 output.flushEachLine = true
                 let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
                 defer { live.close() }
+                live.diagnostics = { fputs("motionscript: \($0)\n", stderr) }
                 fputs("motionscript: \(try session.runLive(live))\n", stderr)
             } else {
                 try session.run()

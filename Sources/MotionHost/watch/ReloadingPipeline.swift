@@ -10,7 +10,7 @@ import MotionLua
 /// swapped in; otherwise the old one keeps running untouched. `handle(frame)` always feeds the
 /// current runtime, so a live frame source can keep reading across a reload: each frame goes
 /// to exactly one version, none is lost or fed twice.
-public final class ReloadingPipeline {
+public final class ReloadingPipeline: LiveTarget {
     public let options: RunOptions
     public let output: MotionOutput
     /// The version running now (nil until a first version loaded).
@@ -75,6 +75,31 @@ public final class ReloadingPipeline {
         guard let runtime, failure == nil else { return }
         do {
             try runtime.handle(frame)
+        } catch let error as ScriptError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Live input: what the current version has waiting on time (nil once it failed).
+    public var nextDueTime: Double? { failure == nil ? runtime?.nextDueTime : nil }
+
+    /// Live input: time passed without a frame; the current version runs what fell due.
+    public func advance(to t: Double) throws {
+        guard let runtime, failure == nil else { return }
+        do {
+            try runtime.advance(to: t)
+        } catch let error as ScriptError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// The end of live input: what the current version still has scheduled settles.
+    public func finish() throws {
+        guard let runtime, failure == nil else { return }
+        do {
+            try runtime.finish()
         } catch let error as ScriptError {
             failure = error
             throw error

@@ -63,24 +63,32 @@ public final class WatchSession {
         }
     }
 
-    /// Live input: hands each frame, as it arrives, to the version current at that moment and
-    /// reloads between frames, so across a swap no frame is lost or doubled. Returns why
-    /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
-    public func runLive(_ device: FrameSourceWithTimeout) throws -> String {
+    /// Live input: hands each frame, as it arrives, to the version current at that moment, runs
+    /// what falls due between frames on time (`LiveLoop`), and reloads between frames, so across a
+    /// swap no frame is lost or doubled. At the end of input what the current version has
+    /// scheduled settles. Returns why reading ended (end of input, device gone, or stopped by
+    /// SIGINT/SIGTERM).
+    public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         announceSwaps()
         watcher.setFiles([pipeline.options.scriptPath])
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
+        let loop = LiveLoop(device: device)
         while true {
-            if let reason = try device.nextFrame(timeout: 0.02, handle: { frame in
+            var step = LiveLoop.Step.idle
+            do {
+                step = try loop.step(pipeline, maxWait: 0.02)
+            } catch let error as ScriptError {
+                diagnostics("error: \(error.message)")
+                diagnostics("-- waiting for \(scriptName) to change --")
+            }
+            if case .end(let reason) = step {
                 do {
-                    try pipeline.handle(frame)
+                    try pipeline.finish()
                 } catch let error as ScriptError {
                     diagnostics("error: \(error.message)")
-                    diagnostics("-- waiting for \(scriptName) to change --")
                 }
-            }) {
                 return reason
             }
             switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
