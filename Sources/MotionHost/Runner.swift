@@ -74,15 +74,41 @@ public enum Runner {
     @discardableResult
     public static func runLive(_ options: RunOptions, output: MotionOutput,
                                diagnostics: @escaping (String) -> Void = { _ in }) throws -> String {
-        guard let devicePath = options.devicePath else { return "no device" }
+        try runLiveSession(options, output: output, diagnostics: diagnostics).reason
+    }
+
+    /// How a live run ended: why input ended, and how many callback errors were reported (and
+    /// their callbacks switched off) while it went on.
+    public struct LiveResult: Equatable {
+        public var reason: String
+        public var callbackErrors: Int
+
+        public init(reason: String, callbackErrors: Int) {
+            self.reason = reason
+            self.callbackErrors = callbackErrors
+        }
+    }
+
+    /// `runLive`, also telling how many callback errors the run survived: on live input a
+    /// callback that raises is reported (with its traceback) through `diagnostics` and switched
+    /// off — its subscription unsubscribed — and the run goes on.
+    public static func runLiveSession(_ options: RunOptions, output: MotionOutput,
+                                      diagnostics: @escaping (String) -> Void = { _ in }) throws -> LiveResult {
+        guard let devicePath = options.devicePath else { return LiveResult(reason: "no device", callbackErrors: 0) }
         let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
         defer { device.close() }  // releases the grab on every path
-        device.diagnostics = diagnostics
+        device.diagnostics = { diagnostics("motionscript: \($0)") }
         device.reader.stopOnSignals()
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
         try runtime.load()
-        return try LiveLoop(device: device).run(runtime)
+        runtime.onCallbackError = { error in
+            (output as? JSONLinesOutput)?.flush()
+            diagnostics("error: \(error.message)")
+            diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
+        }
+        let reason = try LiveLoop(device: device).run(runtime)
+        return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }
 }

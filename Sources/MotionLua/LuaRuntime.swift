@@ -176,6 +176,32 @@ public final class LuaRuntime {
         ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
     }
 
+    /// Live input runs all day: when set, a callback that raises (or returns what cannot be used)
+    /// is reported here, with its traceback, and switched off — its subscription is unsubscribed,
+    /// a `map` or `filter` through it lets nothing more pass — and the run goes on. Time limits
+    /// and memory errors still stop the script. Nil (files, scenarios): the first error stops it.
+    public var onCallbackError: ((ScriptError) -> Void)?
+    /// Callback errors reported through `onCallbackError` so far.
+    public private(set) var callbackErrorCount = 0
+
+    /// A callback raised: fatal, or reported and the callback switched off (`onCallbackError`).
+    func callbackRaised(_ callback: LuaCallback, status: Int32, lua: Lua) {
+        guard let report = onCallbackError, status == LUA_ERRRUN, ms_timedout(mainState) == 0 else {
+            return reportLuaError(status: status, lua: lua)
+        }
+        callbackErrorCount += 1
+        callback.disable()
+        report(ScriptError(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
+    }
+
+    /// A callback's result could not be used: fatal, or reported and the callback switched off.
+    func callbackFailed(_ callback: LuaCallback, _ message: String) {
+        guard let report = onCallbackError else { return fail(.runtime, message) }
+        callbackErrorCount += 1
+        callback.disable()
+        report(ScriptError(.runtime, message))
+    }
+
     /// Records the first error; later ones are consequences and are dropped.
     public func fail(_ kind: ScriptError.Kind, _ message: String) {
         if pendingError == nil { pendingError = ScriptError(kind, message) }

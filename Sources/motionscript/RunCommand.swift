@@ -65,8 +65,13 @@ struct RunCommand: ParsableCommand {
         do {
             if device != nil {
                 output.flushEachLine = true
-                let reason = try Runner.runLive(options, output: output) { fputs("motionscript: \($0)\n", stderr) }
-                fputs("motionscript: \(reason)\n", stderr)
+                let result = try Runner.runLiveSession(options, output: output) { fputs("\($0)\n", stderr) }
+                output.flush()
+                if result.callbackErrors > 0 {
+                    fputs("motionscript: \(result.reason); \(result.callbackErrors) callback error\(result.callbackErrors == 1 ? "" : "s") (see above)\n", stderr)
+                    throw ExitCode(1)
+                }
+                fputs("motionscript: \(result.reason)\n", stderr)
             } else {
                 try Runner.run(options, output: output)
             }

@@ -22,6 +22,9 @@ public final class ReloadingPipeline: LiveTarget {
     public private(set) var loads = 0
     public private(set) var failedLoads = 0
     private var attemptedFiles: [String] = []
+    /// Live input: when set, every version goes on after a callback error, reporting it here
+    /// (see `LuaRuntime.onCallbackError`), instead of stopping at the first.
+    public var onCallbackError: ((ScriptError) -> Void)?
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -59,6 +62,7 @@ public final class ReloadingPipeline: LiveTarget {
             return .failure(error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
         }
         candidate.setTimeout(0)
+        candidate.onCallbackError = onCallbackError
         attemptedFiles = []
         runtime?.close()
         willSwap?()

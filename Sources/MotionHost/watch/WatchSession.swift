@@ -71,6 +71,11 @@ public final class WatchSession {
     public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         announceSwaps()
+        pipeline.onCallbackError = { [diagnostics, pipeline] error in
+            (pipeline.output as? JSONLinesOutput)?.flush()
+            diagnostics("error: \(error.message)")
+            diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
+        }
         watcher.setFiles([pipeline.options.scriptPath])
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
