@@ -31,6 +31,7 @@ public enum Runner {
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
+        setScreen(of: runtime, options.input, source: source)
         runtime.setTimeout(options.timeout)
         try runtime.load()
         guard let source else { return try runtime.finish() }
@@ -61,6 +62,15 @@ public enum Runner {
         }
         // End of input: pending taps and delays settle.
         try runtime.finish()
+    }
+
+    /// `motion.screen.width/height`: the surface positions are mapped onto (`--surface WxH`, or
+    /// the device's size in millimetres for `--surface mm`); infinite in raw units.
+    public static func setScreen(of runtime: LuaRuntime, _ input: EventFileOptions, source: AnyObject?) {
+        let device = (source as? EvdevSourceInfo)?.device ?? DeviceDescription()
+        if let surface = input.resolvedSurface(for: device) {
+            runtime.setScreenSize(width: surface.width, height: surface.height)
+        }
     }
 
     /// Opens an event file, detecting its format by content.
@@ -101,6 +111,7 @@ public enum Runner {
         device.reader.stopOnSignals()
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
+        setScreen(of: runtime, options.input, source: device)
         runtime.setTimeout(options.timeout)
         try runtime.load()
         runtime.onCallbackError = { error in

@@ -72,6 +72,21 @@ public final class LuaRuntime {
         body()
     }
 
+    /// Sets `motion.screen` to the input surface's size (`--surface`), so scripts can place edge
+    /// zones without hard-coded numbers. Call before `load()`; without it the screen is infinite.
+    public func setScreenSize(width: Double, height: Double) {
+        guard !closed else { return }
+        let lua = Lua(mainState)
+        let base = lua.top
+        defer { lua.top = base }
+        lua_rawgeti(mainState, ms_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua_pushstring(mainState, "motion")
+        guard lua_rawget(mainState, -2) == LUA_TTABLE else { return }
+        lua_pushstring(mainState, "screen")
+        LuaObject.push(ElementBox(.screen(width: width, height: height)), .element, on: lua)
+        lua_rawset(mainState, -3)
+    }
+
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { closed ? 0 : Int(ms_memoryused(mainState)) }
 

@@ -28,8 +28,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
+    @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080, or 'mm' for millimetres from the device's resolution (default: raw device units).")
     var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
+    var axes: String?
 
     @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
@@ -47,9 +50,7 @@ struct RunCommand: ParsableCommand {
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
-        if let surface, EventFileOptions.parseSurface(surface) == nil {
-            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
-        }
+        _ = try InputOptions.parse(surface: surface, axes: axes)
     }
 
     func run() throws {
@@ -57,7 +58,7 @@ struct RunCommand: ParsableCommand {
                                  memoryLimit: memory * 1024 * 1024)
         options.devicePath = device
         options.grab = grab
-        options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
+        options.input = try InputOptions.parse(surface: surface, axes: axes)
         let output = JSONLinesOutput()
         defer { output.flush() }
         if watch { return try runWatching(options, output: output) }

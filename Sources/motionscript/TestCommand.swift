@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionHost
+import MotionInput
 
 /// `motionscript test`: batch-runs scenarios and ends stdout with `N passed, N failed`.
 struct TestCommand: ParsableCommand {
@@ -38,7 +39,14 @@ struct TestCommand: ParsableCommand {
     @Option(help: "The most memory each scenario's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = ScenarioOptions.defaultMemoryLimit >> 20
 
+    @Option(help: "Map evdev axis ranges onto a WxH surface (e.g. 1920x1080) or 'mm' for millimetres; a scenario's '-- surface:' line wins.")
+    var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for raw events without a device description (e.g. 0:4095,0:4095).")
+    var axes: String?
+
     func validate() throws {
+        _ = try InputOptions.parse(surface: surface, axes: axes)
         guard jobs >= 1 else { throw ValidationError("--jobs must be >= 1") }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
@@ -51,9 +59,11 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        var options = ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update)
+        options.input = try InputOptions.parse(surface: surface, axes: axes)
         let batch = ScenarioBatch(
             paths: paths.isEmpty ? ["."] : paths,
-            options: ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update),
+            options: options,
             filter: filter,
             shard: try shard.map { try ScenarioSelection.parseShard($0) })
         let showProgress = isatty(STDERR_FILENO) != 0

@@ -14,6 +14,9 @@ public struct ScenarioOptions: Sendable {
     public var update: Bool
     /// Output lines one scenario may write; more fails it (its lines are not Lua memory).
     public var maxOutputLines: Int
+    /// Surface and axis ranges for every scenario (`test --surface/--axes`); a scenario's own
+    /// declarations (`ScenarioSurface`) take precedence.
+    public var input = EventFileOptions()
 
     public static let defaultTimeout = 10.0
     public static let defaultMemoryLimit = 256 << 20
@@ -132,10 +135,12 @@ public enum ScenarioRunner {
 
     /// The script's output over the events, under the time limit and memory cap.
     static func output(of script: String, events: String, options: ScenarioOptions) throws -> [String] {
-        let source = try Runner.openEvents(path: events)
+        let input = try ScenarioSurface.options(for: script, base: options.input)
+        let source = try Runner.openEvents(path: events, options: input)
         let output = CappedOutput(maxLines: options.maxOutputLines)
         let runtime = try LuaRuntime(scriptPath: script, output: output, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
+        Runner.setScreen(of: runtime, input, source: source)
         let tooMuch = ScriptError(.memory, "\(script): the output exceeded \(options.maxOutputLines) lines")
         // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
         output.onOverflow = { [unowned runtime] in

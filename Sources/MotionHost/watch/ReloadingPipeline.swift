@@ -25,6 +25,8 @@ public final class ReloadingPipeline: LiveTarget {
     /// Live input: when set, every version goes on after a callback error, reporting it here
     /// (see `LuaRuntime.onCallbackError`), instead of stopping at the first.
     public var onCallbackError: ((ScriptError) -> Void)?
+    /// The live device, whose description sizes `motion.screen` for `--surface mm`.
+    public var screenSource: AnyObject?
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -52,6 +54,7 @@ public final class ReloadingPipeline: LiveTarget {
             return .failure(ScriptError(.runtime, "\(options.scriptPath): \(error)"))
         }
         candidate.inheritedValues = runtime?.keptValues ?? [:]
+        Runner.setScreen(of: candidate, options.input, source: screenSource)
         candidate.setTimeout(options.timeout)
         do {
             try candidate.load()

@@ -71,6 +71,7 @@ public final class WatchSession {
     public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         announceSwaps()
+        pipeline.screenSource = device
         pipeline.onCallbackError = { [diagnostics, pipeline] error in
             (pipeline.output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
