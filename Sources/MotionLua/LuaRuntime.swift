@@ -263,7 +263,8 @@ public final class LuaRuntime {
 
     /// A callback raised: fatal, or reported and the callback switched off (`onCallbackError`).
     func callbackRaised(_ callback: LuaCallback, status: Int32, lua: Lua) {
-        guard let report = onCallbackError, status == LUA_ERRRUN, ms_timedout(mainState) == 0 else {
+        // A time limit or an interruption (a signal, a failed write) ends the run: not the callback's fault.
+        guard let report = onCallbackError, status == LUA_ERRRUN, ms_timedout(mainState) == 0, ms_interruption() == 0 else {
             return reportLuaError(status: status, lua: lua)
         }
         callbackErrorCount += 1

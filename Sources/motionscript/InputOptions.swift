@@ -8,7 +8,7 @@ enum InputOptions {
         var options = EventFileOptions()
         if let surface {
             guard let parsed = EventFileOptions.parseSurfaceOption(surface) else {
-                throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080) or mm")
+                throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080) or mm, got \(surface)")
             }
             options = parsed
         }

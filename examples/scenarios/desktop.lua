@@ -1,3 +1,3 @@
 -- examples/desktop.lua over a recorded session: desktop.expected.jsonl pins the actions it causes.
-local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+local here = arg[0]:match("^(.*/)") or "./"
 dofile(here .. "../desktop.lua")

@@ -1,3 +1,3 @@
 -- examples/pinch-zoom-keys.lua over a recorded session: pinch-zoom-keys.expected.jsonl pins the actions it causes.
-local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+local here = arg[0]:match("^(.*/)") or "./"
 dofile(here .. "../pinch-zoom-keys.lua")

@@ -15,7 +15,9 @@ public final class HoldGestureRecognizer: GestureRecognizer {
     /// Default `maxMovement`: 10 screen units from where each pointer went down.
     public static let defaultMaxMovement = 10.0
 
+    /// Seconds the pointers must stay down, and nearly still, before the hold begins.
     public let duration: Double
+    /// How far, in screen units, the centroid may move before the hold begins; further fails it.
     public let maxMovement: Double
     private var startTime: Double?
 

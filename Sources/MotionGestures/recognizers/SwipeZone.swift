@@ -6,6 +6,7 @@ public enum SwipeZone: Sendable {
     case edge(Edge, depth: Double)
     case element(Element)
 
+    /// A screen edge a swipe can start from.
     public enum Edge: String, Sendable, CaseIterable {
         case left, right, top, bottom
     }

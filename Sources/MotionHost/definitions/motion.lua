@@ -92,10 +92,12 @@ function Recognizer:requireToFail(other) end
 ---@field interval? number Seconds within which the next tap must start (default 0.3).
 
 ---@class motion.SwipeOptions: motion.RecognizerOptions
----@field direction? "left"|"right"|"up"|"down"|"any" Which way the swipe must go.
----@field minDistance? number Units the pointers must travel.
----@field minVelocity? number Units per second at release.
----@field from? "left"|"right"|"top"|"bottom" Start at this edge of the element.
+---@field direction? "left"|"right"|"up"|"down"|"upLeft"|"upRight"|"downLeft"|"downRight" The only direction recognized.
+---@field diagonals? boolean Tell the four diagonal directions apart (default false).
+---@field minDistance? number Units the pointers must travel (default 50).
+---@field minVelocity? number Units per second at release (default 0).
+---@field from? "left"|"right"|"top"|"bottom"|motion.Element Start within `edge` units of this edge of the element, or inside this element.
+---@field edge? number How deep the `from` edge zone is, in units (default 50).
 
 ---@class motion.HoldOptions: motion.RecognizerOptions
 ---@field duration? number Seconds the pointers must stay down.
