@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "MotionActions"),
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
-                swiftSettings: hotPath + [.enableUpcomingFeature("InferSendableFromCaptures")]),
+                swiftSettings: hotPath),
         // The run loop, output writer and commands' logic.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
@@ -61,5 +61,5 @@ let package = Package(
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

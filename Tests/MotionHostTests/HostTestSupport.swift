@@ -65,3 +65,10 @@ func inputEvent(sec: Int64 = 0, usec: Int, _ type: UInt16, _ code: UInt16, _ val
     withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     return bytes
 }
+
+/// Hands a value that is not Sendable to another thread; each test orders the accesses
+/// (semaphores, joins) or uses only the value's thread-safe methods (`stop`).
+final class Shared<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

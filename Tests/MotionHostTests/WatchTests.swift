@@ -50,8 +50,9 @@ import MotionLua
         let waiting = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         session.onWaiting = { waiting.signal() }
+        let running = Shared(session)
         let thread = Thread {
-            do { try session.run() } catch { diagnostics.append("thrown: \(error)") }
+            do { try running.value.run() } catch { diagnostics.append("thrown: \(error)") }
             done.signal()
         }
         thread.start()
@@ -106,8 +107,9 @@ import MotionLua
         let waiting = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         session.onWaiting = { waiting.signal() }
+        let running = Shared(session)
         let thread = Thread {
-            do { try session.run() } catch { Issue.record("\(error)") }
+            do { try running.value.run() } catch { Issue.record("\(error)") }
             done.signal()
         }
         thread.start()

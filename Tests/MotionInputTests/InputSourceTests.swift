@@ -33,7 +33,8 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
     return done.wait(timeout: .now() + seconds) == .success
 }
 
-private final class Box<T>: @unchecked Sendable {
+/// Shares a value with another thread; each test orders the accesses (semaphores, locks, joins).
+final class Box<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }
 }
@@ -91,9 +92,10 @@ private final class Box<T>: @unchecked Sendable {
         bytes.notice = { message in lock.withLock { notices.value.append(message) } }
         let read = Box<[UInt8]>([])
         let reader = DispatchSemaphore(value: 0)
+        let sharedBytes = Box(bytes)
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 64)
-            while let n = try? buffer.withUnsafeMutableBytes({ try bytes.read(into: $0) }), n > 0 { read.value += buffer[..<n] }
+            while let n = try? buffer.withUnsafeMutableBytes({ try sharedBytes.value.read(into: $0) }), n > 0 { read.value += buffer[..<n] }
             reader.signal()
         }
         // The reader says once what it waits for (after a second without data), then a writer comes.

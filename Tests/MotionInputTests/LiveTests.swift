@@ -69,14 +69,15 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
         let firstFrameRead = DispatchSemaphore(value: 0)
         let bytes = rawBytes(pinchEvents)
         let firstFrameBytes = 10 * InputEventRecord.rawSize
-        let writer = Thread {
+        let sharedDevice = Box(device)
+        let writer = Thread { [fds] in
             // Only the first frame, split mid-record; the rest waits until the reader has the frame,
             // which proves delivery does not wait for more input.
             bytes[0..<firstFrameBytes].withUnsafeBytes { _ = write(fds[1], $0.baseAddress!, 30) }
             usleep(10_000)
             bytes[30..<firstFrameBytes].withUnsafeBytes { _ = write(fds[1], $0.baseAddress!, firstFrameBytes - 30) }
             firstFrameRead.wait()
-            device.stop()
+            sharedDevice.value.stop()
         }
         writer.start()
         #expect(try device.nextFrame(timeout: nil) == .frame(pinchFrames[0]))

@@ -36,7 +36,7 @@ import Glibc
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         let bytes = rawBytes(pinchEvents)
-        let writer = Thread { writeInPieces(fds[1], bytes, chunks: [7, 200, 5], pause: 1_000) }
+        let writer = Thread { [fds] in writeInPieces(fds[1], bytes, chunks: [7, 200, 5], pause: 1_000) }
         writer.start()
         let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
         let path = dir.path("pinch.evemu")

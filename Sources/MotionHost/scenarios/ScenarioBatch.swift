@@ -22,7 +22,7 @@ public struct ScenarioBatch {
         return scenarios
     }
 
-    public func run(progress: ((Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
+    public func run(progress: (@Sendable (Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
         let scenarios = try select()
         return ScenarioReport(ScenarioRunner.run(scenarios, options: options) { done, result in
             progress?(done, scenarios.count, result)

@@ -43,7 +43,7 @@ public enum ScenarioRunner {
     /// Results in the order of `scenarios`. `progress` is called (under a lock, from worker
     /// threads) after each scenario with the number done so far.
     public static func run(_ scenarios: [Scenario], options: ScenarioOptions,
-                           progress: ((Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
+                           progress: (@Sendable (Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
         let state = SharedState(count: scenarios.count)
         let group = DispatchGroup()
         func startWorker() {
@@ -227,7 +227,7 @@ private final class SharedState: @unchecked Sendable {
 
     /// Records a result; false when the worker was abandoned meanwhile (the result is dropped).
     func finish(_ index: Int, _ result: ScenarioResult, by worker: Int,
-                progress: ((Int, ScenarioResult) -> Void)?) -> Bool {
+                progress: (@Sendable (Int, ScenarioResult) -> Void)?) -> Bool {
         lock.withLock {
             guard !abandoned.contains(worker) else { return false }
             running[worker] = nil
@@ -247,7 +247,7 @@ private final class SharedState: @unchecked Sendable {
 
     /// Gives up on a worker blocked in its scenario; false if it finished just now.
     func abandon(_ worker: Int, index: Int, _ result: ScenarioResult,
-                 progress: ((Int, ScenarioResult) -> Void)?) -> Bool {
+                 progress: (@Sendable (Int, ScenarioResult) -> Void)?) -> Bool {
         lock.withLock {
             guard running[worker]?.index == index else { return false }
             running[worker] = nil
