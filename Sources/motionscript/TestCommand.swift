@@ -51,37 +51,63 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        let searched = paths.isEmpty ? ["."] : paths
         let batch = ScenarioBatch(
-            paths: paths.isEmpty ? ["."] : paths,
+            paths: searched,
             options: ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update),
             filter: filter,
             shard: try shard.map { try ScenarioSelection.parseShard($0) })
-        let showProgress = isatty(STDERR_FILENO) != 0
-        let report: ScenarioReport
+        // A report that cannot be written is bad usage, said before the batch, not after it.
+        if let junit { try checkWritable(junit) }
+        let scenarios: [Scenario]
         do {
-            report = try batch.run { done, total, result in
-                guard showProgress else { return }
-                fputs("\r\u{1B}[K[\(done)/\(total)] \(result.scenario.name)", stderr)
-            }
+            scenarios = try batch.select()
         } catch let error as ScenarioUsageError {
             throw ValidationError(error.description)
         }
-        if showProgress { fputs("\r\u{1B}[K", stderr) }
-        if report.results.isEmpty {
-            // Exit 0 (nothing failed), but a CI job pointed at the wrong folder should hear of it.
-            let searched = (paths.isEmpty ? ["."] : paths).joined(separator: " ")
-            fputs("motionscript: no scenarios found in \(searched)\(filter != nil || shard != nil ? " (after --filter/--shard)" : "")\n", stderr)
+        // Nothing to test is a mistake (a CI pointed at the wrong folder must not go green),
+        // unless it is an empty shard of scenarios that exist.
+        if !scenarios.contains(where: { $0.problem?.isSkip != true }) {
+            let unsharded = ScenarioBatch(paths: searched, filter: filter)
+            let haveScenarios = shard != nil && ((try? unsharded.select()) ?? []).contains { $0.problem?.isSkip != true }
+            let after = filter != nil || shard != nil ? " (after --filter/--shard)" : ""
+            fputs("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n", stderr)
+            if !haveScenarios { throw ExitCode(2) }
         }
+        let showProgress = isatty(STDERR_FILENO) != 0
+        let report = try batch.run(scenarios) { done, total, result in
+            guard showProgress else { return }
+            fputs("\r\u{1B}[K[\(done)/\(total)] \(result.scenario.name)", stderr)
+        }
+        if showProgress { fputs("\r\u{1B}[K", stderr) }
+        var status = report.exitCode
         if let junit {
             do {
-                try JUnitReport.xml(report.results).write(toFile: junit, atomically: true, encoding: .utf8)
+                try JUnitReport.xml(report).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                fputs("error: cannot write \(junit): \(error.localizedDescription)\n", stderr)
-                print(report.lines.joined(separator: "\n"))
-                throw ExitCode(2)
+                fputs("error: cannot write the JUnit report \(junit): \(error.localizedDescription)\n", stderr)
+                status = 2
             }
         }
         print(report.lines.joined(separator: "\n"))
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Opens `path` for writing (creating it) and closes it again: a missing folder, a read-only
+    /// file or a folder in its place fails now.
+    private func checkWritable(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            fputs("error: cannot write the JUnit report \(path): \(String(cString: strerror(errno)))\n", stderr)
+            throw ExitCode(2)
+        }
+        close(fd)
+    }
+}
+
+extension Scenario.Problem {
+    var isSkip: Bool {
+        if case .skip = self { return true }
+        return false
     }
 }
