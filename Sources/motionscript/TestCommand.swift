@@ -74,6 +74,7 @@ struct TestCommand: ParsableCommand {
             fputs("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n", stderr)
             if !haveScenarios { throw ExitCode(2) }
         }
+        ScenarioRunner.stopWorkersOnSignals()
         let showProgress = isatty(STDERR_FILENO) != 0
         let report = try batch.run(scenarios) { done, total, result in
             guard showProgress else { return }

@@ -51,6 +51,36 @@ private let okLine = #"{"t":0,"name":"ok","value":1}"# + "\n"
         #expect(!alive, "sleep \(pid) outlived its scenario")
     }
 
+    /// Workers run in process groups of their own, which the terminal's Ctrl-C does not reach:
+    /// the batch kills them itself.
+    @Test func ctrlCOnTheBatchKillsItsWorkersAndTheirChildren() throws {
+        let folder = makeTemporaryFolder("interrupt")
+        let pidFile = folder.appendingPathComponent("sleep.pid").path
+        writeScenario("blocked", script: "os.execute('sleep 30 & echo $! > \(pidFile); wait')\n", expected: "", in: folder)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: motionscriptBinary)
+        process.arguments = ["test", folder.path, "--timeout", "0"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var pid: Int32 = 0
+        for _ in 0..<200 where pid == 0 {  // hang guard
+            usleep(50_000)
+            pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        }
+        #expect(pid > 0)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        var alive = processIsAlive(pid)
+        for _ in 0..<100 where alive {
+            usleep(50_000)
+            alive = processIsAlive(pid)
+        }
+        #expect(!alive, "sleep \(pid) outlived the interrupted batch")
+        if alive { kill(pid, SIGKILL) }
+    }
+
     @Test func whatAScenarioWritesNeverReachesTheBatchStdout() throws {
         let folder = makeTemporaryFolder("leak")
         writeScenario("a-chatty", script: """

@@ -50,6 +50,11 @@ public struct ScenarioOptions: Sendable {
 /// only run scripts. A scenario that exits its process, crashes it or blocks past its time
 /// limit is that scenario's error, and a new worker takes the next one.
 public enum ScenarioRunner {
+    /// Makes SIGINT and SIGTERM kill the workers (and their children) before the batch exits.
+    public static func stopWorkersOnSignals() {
+        WorkerRegistry.shared.stopOnSignals()
+    }
+
     /// How long past its time limit a scenario blocked outside Lua (where the Lua hook cannot
     /// stop it) is waited for before its worker is killed.
     public static let blockedGrace = 1.0

@@ -78,6 +78,7 @@ final class WorkerProcess {
             throw WorkerError("cannot start a worker process (\(executable)): \(String(cString: strerror(status)))")
         }
         pid = child
+        WorkerRegistry.shared.add(child)
         channel = sockets[0]
         capture = pipeEnds[0]
         for fd in [channel, capture] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -156,7 +157,7 @@ final class WorkerProcess {
         while Clock.monotonic() < giveUp {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
-                exited = true
+                markExited()
                 _ = Glibc.kill(-pid, SIGKILL)  // its children, if any are left
                 drainCapture(into: &captured)
                 return .died(status: status)
@@ -183,8 +184,13 @@ final class WorkerProcess {
     private func reap() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        exited = true
+        markExited()
         return status
+    }
+
+    private func markExited() {
+        exited = true
+        WorkerRegistry.shared.remove(pid)
     }
 
     /// Reads what is in the capture pipe now; false at its end.
