@@ -9,8 +9,9 @@ struct TestCommand: ParsableCommand {
         abstract: "Run scenarios (NAME.lua + events + NAME.expected.jsonl) and compare their output.",
         discussion: """
             A scenario is NAME.lua beside NAME.events.jsonl (or .evemu, .yml, .raw) and \
-            NAME.expected.jsonl. Output lines are compared as JSON, numbers within 1e-9. \
-            Exit status: 0 all passed, 1 any failed, 2 bad usage.
+            NAME.expected.jsonl. Each runs in a worker process; output lines are compared as \
+            JSON, numbers within 1e-9. Exit status: 0 all passed, 1 any failed, 2 bad usage, \
+            no scenarios found, or a --junit path that cannot be written.
             """
     )
 
@@ -57,14 +58,14 @@ struct TestCommand: ParsableCommand {
             options: ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update),
             filter: filter,
             shard: try shard.map { try ScenarioSelection.parseShard($0) })
-        // A report that cannot be written is bad usage, said before the batch, not after it.
-        if let junit { try checkWritable(junit) }
         let scenarios: [Scenario]
         do {
             scenarios = try batch.select()
         } catch let error as ScenarioUsageError {
             throw ValidationError(error.description)
         }
+        // A report that cannot be written is bad usage, said before the batch, not after it.
+        let createdReport = try junit.map { try checkWritable($0) } ?? false
         // Nothing to test is a mistake (a CI pointed at the wrong folder must not go green),
         // unless it is an empty shard of scenarios that exist.
         if !scenarios.contains(where: { $0.problem?.isSkip != true }) {
@@ -72,7 +73,10 @@ struct TestCommand: ParsableCommand {
             let haveScenarios = shard != nil && ((try? unsharded.select()) ?? []).contains { $0.problem?.isSkip != true }
             let after = filter != nil || shard != nil ? " (after --filter/--shard)" : ""
             fputs("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n", stderr)
-            if !haveScenarios { throw ExitCode(2) }
+            if !haveScenarios {
+                if createdReport, let junit { unlink(junit) }
+                throw ExitCode(2)
+            }
         }
         ScenarioRunner.stopWorkersOnSignals()
         let showProgress = isatty(STDERR_FILENO) != 0
@@ -95,14 +99,16 @@ struct TestCommand: ParsableCommand {
     }
 
     /// Opens `path` for writing (creating it) and closes it again: a missing folder, a read-only
-    /// file or a folder in its place fails now.
-    private func checkWritable(_ path: String) throws {
+    /// file or a folder in its place fails now. True when it created the file.
+    private func checkWritable(_ path: String) throws -> Bool {
+        let existed = access(path, F_OK) == 0
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             fputs("error: cannot write the JUnit report \(path): \(String(cString: strerror(errno)))\n", stderr)
             throw ExitCode(2)
         }
         close(fd)
+        return !existed
     }
 }
 

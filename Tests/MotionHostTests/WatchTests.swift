@@ -146,6 +146,24 @@ import MotionLua
         #expect(session.pipeline.runtime == nil && session.pipeline.loads == 1)
     }
 
+    /// The folder deleted (the reload fails, the old version keeps running), then back (moved
+    /// into place whole, as a branch switch does): the new version loads.
+    @Test func aScriptWhoseFolderIsDeletedAndMadeAgainReloads() throws {
+        let parent = makeTemporaryFolder("session")
+        let folder = parent.appendingPathComponent("scripts")
+        let staging = parent.appendingPathComponent("staging")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let script = writeFile("motion.emit('v', 1)\n", "main.lua", in: folder)
+        writeFile("motion.emit('v', 2)\n", "main.lua", in: staging)
+        let result = try runSession(script: script, events: nil, edits: [
+            { try? FileManager.default.removeItem(at: folder) },
+            { _ = rename(staging.path, folder.path) },
+        ])
+        #expect(result.lines == [#"{"t":0,"name":"v","value":1}"#, #"{"t":0,"name":"v","value":2}"#])
+        #expect(result.diagnostics.last == "-- reloaded main.lua --", "\(result.diagnostics)")
+    }
+
     @Test func aChangedRequiredModuleReloadsTheScript() throws {
         let folder = makeTemporaryFolder("session")
         writeFile("return 1\n", "helper.lua", in: folder)
