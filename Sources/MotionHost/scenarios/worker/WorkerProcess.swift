@@ -12,6 +12,8 @@ final class WorkerProcess {
     /// The batch's end of the socket on the worker's stdout and stderr (non-blocking).
     private let capture: Int32
     private var exited = false
+    /// Reused for every read from either descriptor.
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// How a scenario's run in the worker ended.
     enum Execution {
@@ -130,7 +132,6 @@ final class WorkerProcess {
                 if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
                 return died(captured: &captured)
             }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let n = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
             if n > 0 {
                 received += chunk[..<n]
@@ -196,7 +197,6 @@ final class WorkerProcess {
     /// Reads what is in the capture pipe now; false at its end.
     @discardableResult
     private func readCapture(into captured: inout CappedText) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(capture, $0.baseAddress, $0.count) }
             if n > 0 {
