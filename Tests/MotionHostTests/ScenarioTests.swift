@@ -163,6 +163,19 @@ func workerOptions(update: Bool = false) -> ScenarioOptions {
         #expect(throws: ScenarioUsageError.self) { try ScenarioBatch(paths: [folder.path + "/nothing"]).select() }
     }
 
+    /// A renamed or deleted script leaves its expected file behind: reported, not forgotten.
+    @Test func anExpectedFileWithoutItsScriptIsReported() throws {
+        let folder = makeTemporaryFolder("orphan")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        writeFile(#"{"t":0,"name":"ok","value":1}"# + "\n", "sub/gone.expected.jsonl", in: folder)
+        writeFile(shortDragEvents, "sub/gone.events.jsonl", in: folder)
+        let scenarios = try ScenarioBatch(paths: [folder.path]).select()
+        #expect(scenarios.map(\.name) == ["sub/gone"])
+        #expect(scenarios.first?.problem == .fail("gone.expected.jsonl has no script gone.lua beside it"))
+        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
+        #expect(report.lines == ["FAIL    sub/gone: gone.expected.jsonl has no script gone.lua beside it", "0 passed, 1 failed"])
+    }
+
     @Test func junitReportHasCountsACasePerScenarioAndFailureMessages() throws {
         let scenario = { (name: String) in
             Scenario(name: name, scriptPath: "s/\(name).lua", eventsPath: "s/\(name).events.jsonl",
