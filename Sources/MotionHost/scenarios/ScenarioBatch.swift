@@ -24,12 +24,12 @@ public struct ScenarioBatch {
         return scenarios
     }
 
-    public func run(progress: ((Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
+    public func run(progress: (@Sendable (Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
         try run(try select(), progress: progress)
     }
 
     /// Runs scenarios already selected; the report has the batch's start time and wall time.
-    public func run(_ scenarios: [Scenario], progress: ((Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
+    public func run(_ scenarios: [Scenario], progress: (@Sendable (Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
         let started = Date()
         let clock = Clock.monotonic()
         let results = ScenarioRunner.run(scenarios, options: options) { done, result in

@@ -62,7 +62,7 @@ public enum ScenarioRunner {
     /// Results in the order of `scenarios`. `progress` is called (under a lock, from the pool's
     /// threads) after each scenario with the number done so far.
     public static func run(_ scenarios: [Scenario], options: ScenarioOptions,
-                           progress: ((Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
+                           progress: (@Sendable (Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
         let state = SharedState(count: scenarios.count)
         let slots = max(1, min(options.jobs, scenarios.count))
         let group = DispatchGroup()
@@ -256,7 +256,7 @@ private final class SharedState: @unchecked Sendable {
         }
     }
 
-    func finish(_ index: Int, _ result: ScenarioResult, progress: ((Int, ScenarioResult) -> Void)?) {
+    func finish(_ index: Int, _ result: ScenarioResult, progress: (@Sendable (Int, ScenarioResult) -> Void)?) {
         lock.withLock {
             results[index] = result
             done += 1

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
-import Glibc
+// C's `stdout` is a global FILE pointer; this process touches it only from its one Lua thread.
+@preconcurrency import Glibc
 #endif
 import Foundation
 
