@@ -38,6 +38,7 @@ public final class LuaRuntime {
         mainState = L
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
         luaL_openlibs(L)
+        ms_interrupt_trackcoroutines(L)
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
