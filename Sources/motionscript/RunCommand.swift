@@ -71,7 +71,7 @@ struct RunCommand: ParsableCommand {
             if watch {
                 try runWatching(options, output: output)
             } else if device != nil {
-                fputs("motionscript: \(try Runner.runLive(options, output: output))\n", stderr)
+                StandardError.line("motionscript: \(try Runner.runLive(options, output: output))")
             } else {
                 try Runner.run(options, output: output)
             }
@@ -95,30 +95,30 @@ struct RunCommand: ParsableCommand {
         case .closedPipe?:
             throw ExitCode(141)
         case .error(let reason)?:
-            fputs("error: cannot write the output: \(reason)\n", stderr)
+            StandardError.line("error: cannot write the output: \(reason)")
             throw ExitCode(1)
         case nil:
             break
         }
         if let signal = Interruption.signal {
             if live {
-                if let message { fputs("motionscript: stopped: \(message.dropFirst("error: ".count))\n", stderr) }
+                if let message { StandardError.line("motionscript: stopped: \(message.dropFirst("error: ".count))") }
                 return
             }
-            fputs((message ?? "error: interrupted") + "\n", stderr)
+            StandardError.line((message ?? "error: interrupted"))
             throw ExitCode(Interruption.exitStatus(for: signal))
         }
-        if let message { fputs(message + "\n", stderr) }
+        if let message { StandardError.line(message) }
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
-        let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
+        let session = try WatchSession(options, output: output) { StandardError.line($0) }
         if let device = options.devicePath {
             let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
             defer { live.close() }
-            fputs("motionscript: \(try session.runLive(live))\n", stderr)
+            StandardError.line("motionscript: \(try session.runLive(live))")
         } else {
             try session.run()
         }
