@@ -105,7 +105,7 @@ struct RunCommand: ParsableCommand {
                 if let message { StandardError.line("motionscript: stopped: \(message.dropFirst("error: ".count))") }
                 return
             }
-            StandardError.line((message ?? "error: interrupted"))
+            StandardError.line(message ?? "error: interrupted")
             throw ExitCode(Interruption.exitStatus(for: signal))
         }
         if let message { StandardError.line(message) }
