@@ -33,6 +33,8 @@ public final class JSONLinesOutput: MotionOutput {
         }
         ms_stdout_linebuffered()
         let output = JSONLinesOutput(fileDescriptor: own)
+        // At a terminal each line shows as it is made, as stdio would do.
+        output.flushEachLine = own >= 0 && isatty(own) != 0
         output.sink.flushAtExit()
         return output
     }

@@ -64,7 +64,7 @@ struct RunCommand: ParsableCommand {
         output.onFailure = { Interruption.request() }
         Interruption.catchSignals()
         options.watchdog = Watchdog(timeout: timeout, what: script, sink: output.sink)
-        output.flushEachLine = device != nil
+        if device != nil { output.flushEachLine = true }
         var status: Int32 = 0
         var message: String?
         do {
