@@ -57,6 +57,7 @@ public final class LuaRuntime {
         luaL_openlibs(L)
         TextChunks.install(on: Lua(L))
         if sandbox { Sandbox.install(on: Lua(L)) }
+        ms_interrupt_trackcoroutines(L)
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
