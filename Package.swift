@@ -2,15 +2,18 @@
 import PackageDescription
 
 // The per-event path crosses module boundaries (streams ← gestures ← Lua; the generic core is
-// @inlinable so it specializes where used). Exclusivity checks stay in debug builds, where the
-// tests run. (-cross-module-optimization was faster but left stale code in incremental builds.)
+// @inlinable so it specializes where used, under the flags of the target using it). Exclusivity
+// checks stay in debug builds, where the tests run. (-cross-module-optimization was faster but
+// left stale code in incremental builds.) Unsafe flags stay off the library products
+// MotionStreams and MotionGestures: SwiftPM refuses a dependency whose products use them.
 let hotPath: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
 let package = Package(
     name: "motionscript",
-    platforms: [.macOS(.v13)],
+    // Linux only: the C shim measures the Lua heap with glibc's mallinfo2 and input comes from
+    // evdev. (MotionStreams and MotionGestures are plain Swift, but only Linux is built and tested.)
     products: [
         .executable(name: "motionscript", targets: ["motionscript"]),
         .library(name: "MotionStreams", targets: ["MotionStreams"]),
@@ -30,17 +33,21 @@ let package = Package(
         // the capped allocator and the timeout hook.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // Pure-Swift streams core: no Lua, no I/O.
-        .target(name: "MotionStreams", swiftSettings: hotPath),
+        .target(name: "MotionStreams"),
         // Pointer model, elements, recognizers, gesture sources and operators.
-        .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: hotPath),
+        .target(name: "MotionGestures", dependencies: ["MotionStreams"]),
         // Event-file decoders and live devices, producing pointer frames.
         .target(name: "MotionInput", dependencies: ["MotionGestures"], swiftSettings: hotPath),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions"),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"], swiftSettings: hotPath),
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
+                swiftSettings: hotPath + [.enableUpcomingFeature("InferSendableFromCaptures")]),
         // The run loop, output writer and commands' logic.
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"], swiftSettings: hotPath),
+        // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
+        // installed binary needs no files beside it.)
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"],
+                resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]

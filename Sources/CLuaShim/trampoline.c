@@ -1,3 +1,6 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pthread_getattr_np */
+#endif
 #include "CLuaShim.h"
 #include <lua.h>
 #include <lauxlib.h>
@@ -5,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <malloc.h>
+#include <pthread.h>
 
 /* Per-state bookkeeping, reached through lua_getextraspace. */
 typedef struct {
@@ -18,6 +22,9 @@ typedef struct {
 
 static ms_Extra *extra(lua_State *L) { return *(ms_Extra **)lua_getextraspace(L); }
 
+static int over_cap(lua_State *L);
+static int raise_over_cap(lua_State *L);
+
 static int trampoline(lua_State *L) {
     ms_SwiftFunction f = (ms_SwiftFunction)lua_touserdata(L, lua_upvalueindex(1));
     ms_Extra *e = extra(L);
@@ -25,6 +32,7 @@ static int trampoline(lua_State *L) {
     int n = f(L);
     e->inSwift--;
     if (n < 0) return lua_error(L); /* Swift has returned: safe to unwind. */
+    if (over_cap(L)) return raise_over_cap(L);
     return n;
 }
 
@@ -60,6 +68,7 @@ double ms_monotonic(void) {
 
 static void deadline_hook(lua_State *L, lua_Debug *ar) {
     ms_Extra *e = extra(L);
+    ms_interrupt_rehook(L); /* a coroutine inherits this hook, not the interrupting one */
     if (e->deadline > 0 && ms_monotonic() > e->deadline) {
         e->timedOut = 1;
         lua_getinfo(L, "Sl", ar);
@@ -97,6 +106,7 @@ void ms_setdeadline(lua_State *L, double deadline) {
     e->timedOut = 0;
     if (deadline > 0) lua_sethook(L, deadline_hook, LUA_MASKCOUNT, 10000);
     else lua_sethook(L, NULL, 0, 0);
+    ms_interrupt_rehook(L);
 }
 
 int ms_timedout(lua_State *L) { return extra(L)->timedOut; }
@@ -117,7 +127,9 @@ int ms_pcalllua(lua_State *L, int nargs, int nresults, int msgh) {
     ms_Extra *e = extra(L);
     int saved = e->inSwift;
     e->inSwift = 0;
+    lua_State *outer = ms_interrupt_enter(L);
     int status = lua_pcall(L, nargs, nresults, msgh);
+    ms_interrupt_leave(outer);
     e->inSwift = saved;
     return status;
 }
@@ -127,3 +139,67 @@ void *ms_owner(lua_State *L) { return extra(L)->owner; }
 size_t ms_memorylimit(lua_State *L) { return extra(L)->limit; }
 
 size_t ms_heapinuse(void) { return mallinfo2().uordblks; }
+
+/* What Swift allocated for the script while it ran (a table it pushed, a copy of a string) is
+ * not refused at the time, since a refusal would raise through Swift frames. It is counted all
+ * the same, and checked here once Swift has returned: a state over its cap after a full
+ * collection raises "not enough memory" in the calling script. So no sequence of calls can
+ * grow a capped state further than one call's worth past its limit. */
+static int over_cap(lua_State *L) {
+    ms_Extra *e = extra(L);
+    if (!e->limit || e->inSwift > 0 || e->used <= e->limit) return 0;
+    e->inSwift++;
+    lua_gc(L, LUA_GCCOLLECT);
+    e->inSwift--;
+    return e->used > e->limit;
+}
+
+static int raise_over_cap(lua_State *L) {
+    luaL_where(L, 1);
+    lua_pushfstring(L, "not enough memory (the Lua memory limit is %I bytes)", (lua_Integer)extra(L)->limit);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+int ms_overcap(lua_State *L) { return over_cap(L); }
+
+/* Bytes of native stack left below the caller on this thread: deep pipelines check it before
+ * going deeper, so that recursion a script builds ends in a Lua error, never a crash. */
+static __thread char *stack_low;
+static __thread size_t stack_size;
+static __thread int stack_known;
+
+static void find_stack(void) {
+    if (!stack_known) {
+        pthread_attr_t attributes;
+        void *low = NULL;
+        size_t size = 0;
+        if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+            pthread_attr_getstack(&attributes, &low, &size);
+            pthread_attr_destroy(&attributes);
+        }
+        stack_low = (char *)low;
+        stack_size = size;
+        stack_known = 1;
+    }
+}
+
+size_t ms_stacksize(void) {
+    find_stack();
+    return stack_low ? stack_size : (size_t)-1;
+}
+
+size_t ms_stackleft(void) {
+    find_stack();
+    char *here = (char *)__builtin_frame_address(0);
+    if (stack_low == NULL || here < stack_low) return (size_t)-1;
+    return (size_t)(here - stack_low);
+}
+
+/* Swift memory a script's objects hold (the Swift side of a stream or a subscription) is
+ * charged to the state's count, and released when they go, so the cap covers it too. */
+void ms_charge(lua_State *L, long long bytes) {
+    ms_Extra *e = extra(L);
+    if (bytes < 0 && (size_t)(-bytes) > e->used) e->used = 0;
+    else e->used += (size_t)bytes;
+}

@@ -4,16 +4,25 @@ import MotionStreams
 /// A region of the screen with its own coordinate space: a screen point p maps to
 /// R(-rotation) · (p − origin) / scale.
 public final class Element: Sendable {
+    /// The element's origin on the screen, x.
     public let x: Double
+    /// The element's origin on the screen, y.
     public let y: Double
+    /// Width in the element's own units (before `scale`); pointers that go down inside it count.
     public let width: Double
+    /// Height in the element's own units (before `scale`).
     public let height: Double
+    /// Radians the element is turned on the screen (y down: clockwise is positive).
     public let rotation: Double
+    /// Screen units per element unit.
     public let scale: Double
+    /// Whether this is `Element.screen`, the whole input surface (contains every point).
     public let isScreen: Bool
     @usableFromInline let cosR: Double
     @usableFromInline let sinR: Double
 
+    /// A region at (`x`, `y`), `width` × `height`, turned by `rotation` radians about its origin
+    /// and scaled by `scale`.
     public convenience init(x: Double = 0, y: Double = 0, width: Double, height: Double,
                 rotation: Double = 0, scale: Double = 1) {
         self.init(x: x, y: y, width: width, height: height, rotation: rotation, scale: scale, isScreen: false)

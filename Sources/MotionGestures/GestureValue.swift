@@ -3,7 +3,9 @@ import MotionStreams
 /// A snapshot of a recognizer, as gesture streams emit it. Geometry is kept in screen space
 /// and converted on request, so a value is a plain struct: no allocation per event.
 public struct GestureValue: Sendable, Equatable {
+    /// Which recognizer produced the value.
     public var kind: GestureKind
+    /// The recognizer's state when the value was written.
     public var state: GestureState
     /// Input time of the frame that produced the value.
     public var t: Double
@@ -29,6 +31,7 @@ public struct GestureValue: Sendable, Equatable {
     /// `scalarVelocity`.
     public var distance: Double = 0
 
+    /// A snapshot; recognizers fill in what their kind measures.
     public init(kind: GestureKind, state: GestureState = .possible, t: Double = 0, pointers: Int = 0,
                 centroid: Point = .zero, translation: Point = .zero, rotation: Double = 0,
                 scale: Double = 1, velocity: Point = .zero, scalarVelocity: Double = 0, taps: Int = 0) {
@@ -45,16 +48,19 @@ public struct GestureValue: Sendable, Equatable {
         self.taps = taps
     }
 
+    /// The centroid of the pointers in `element`'s coordinate space.
     @inlinable
     public func location(in element: Element = .screen) -> Point {
         element.convert(fromScreen: centroid)
     }
 
+    /// The translation since the gesture's pointers went down, as a vector in `element`.
     @inlinable
     public func translation(in element: Element = .screen) -> Point {
         element.convertVector(fromScreen: translation)
     }
 
+    /// The translation velocity as a vector in `element`, units per second.
     @inlinable
     public func velocity(in element: Element = .screen) -> Point {
         element.convertVector(fromScreen: velocity)

@@ -9,20 +9,25 @@ import MotionStreams
 /// out. At the end of input the host calls `finish()`, which decides whatever is still waiting
 /// (stamped with the time it fell due) and runs everything still scheduled on `clock`.
 public final class PointerDispatcher {
+    /// Input time of the last frame dispatched (or advanced to).
     public private(set) var time: Double = 0
+    /// The recognizers frames go to, in creation order.
     public private(set) var recognizers: [GestureRecognizer] = []
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
     private var pointerListeners = ListenerList<(PointerEvent) -> Void>()
 
+    /// A dispatcher driving `clock`.
     public init(clock: InputClock = InputClock()) {
         self.clock = clock
     }
 
+    /// Adds a recognizer: it sees every later frame.
     public func add(_ recognizer: GestureRecognizer) {
         recognizers.append(recognizer)
     }
 
+    /// Advances time to the frame's and hands it to every recognizer, then to pointer listeners.
     public func dispatch(_ frame: Frame) {
         advance(to: frame.t)
         for recognizer in recognizers {
@@ -50,11 +55,13 @@ public final class PointerDispatcher {
         advance(to: .infinity)
     }
 
+    /// Calls `call` with every pointer change, in input order; returns the id that removes it.
     @discardableResult
     public func addPointerListener(_ call: @escaping (PointerEvent) -> Void) -> Int {
         pointerListeners.add(call)
     }
 
+    /// Removes a pointer listener by the id `addPointerListener` returned.
     public func removePointerListener(_ id: Int) {
         pointerListeners.remove(id)
     }

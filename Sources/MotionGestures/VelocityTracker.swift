@@ -6,7 +6,9 @@ import MotionStreams
 /// 100 ms window counts for input up to 1.27 kHz (evdev touchscreens report at most a few
 /// hundred frames per second).
 public struct VelocityTracker {
+    /// Seconds of input time the least-squares fit looks back.
     public static let window = 0.100
+    /// Seconds after which the newest sample is too old: velocity is 0.
     public static let staleAfter = 0.040
     private static let capacity = 128  // a power of two: indices wrap with a mask
     private static let mask = capacity - 1
@@ -21,12 +23,15 @@ public struct VelocityTracker {
     private var head = 0
     private var count = 0
 
+    /// An empty tracker (velocity 0).
     public init() {}
 
+    /// Forgets every sample.
     public mutating func reset() {
         count = 0
     }
 
+    /// Adds a sample at input time `t`.
     public mutating func add(t: Double, x: Double, y: Double = 0) {
         head = (head + 1) & Self.mask
         samples.withUnsafeMutableBufferPointer { $0[head] = Sample(t: t, x: x, y: y) }

@@ -4,16 +4,40 @@ import Glibc
 import MotionLua
 import MotionStreams
 
-/// Writes output lines (`{"t":..,"name":..,"value":..}`) to a C stream, buffered; `log`
-/// lines go to stderr. `flushEachLine` is for live input, where a line must not wait.
+/// Writes output lines (`{"t":..,"name":..,"value":..}`) through a `LineSink`, whole lines only;
+/// `log` lines go to stderr. `flushEachLine` is for live input, where a line must not wait.
 public final class JSONLinesOutput: MotionOutput {
-    private let stream: UnsafeMutablePointer<FILE>
+    public let sink: LineSink
     private var writer = JSONWriter()
     public var flushEachLine = false
+    /// Called once, on the run's thread, when a write fails (the run should stop).
+    public var onFailure: (() -> Void)?
 
-    public init(stream: UnsafeMutablePointer<FILE> = stdout) {
-        self.stream = stream
+    public init(fileDescriptor: Int32 = STDOUT_FILENO) {
+        sink = LineSink(fileDescriptor: fileDescriptor)
     }
+
+    /// Stdout is JSON Lines and nothing else, whatever a script does: the lines go to a private
+    /// duplicate of descriptor 1 (not inherited by children), and descriptor 1 becomes a copy of
+    /// stderr, so `io.write`, `io.stdout:write` and the output of `os.execute` land on stderr.
+    /// When stdout was closed, writing the first line fails.
+    public static func takingStandardOutput() -> JSONLinesOutput {
+        fflush(stdout)
+        let isOpen = fcntl(STDOUT_FILENO, F_GETFD) >= 0
+        let own = isOpen ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : -1
+        if dup2(STDERR_FILENO, STDOUT_FILENO) < 0 {
+            // No stderr either: keep descriptor 1 taken, so no file opened later becomes it.
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0, null != STDOUT_FILENO { dup2(null, STDOUT_FILENO); close(null) }
+        }
+        setvbuf(stdout, nil, _IOLBF, 0)
+        let output = JSONLinesOutput(fileDescriptor: own)
+        output.sink.flushAtExit()
+        return output
+    }
+
+    /// Why writing stopped, if it did.
+    public var failure: LineSink.Failure? { sink.failure }
 
     public func emit(t: Double, name: String, value: MotionValue) {
         writer.reset()
@@ -37,11 +61,13 @@ public final class JSONLinesOutput: MotionOutput {
         fputs(line + "\n", stderr)
     }
 
-    public func flush() { fflush(stream) }
+    public func flush() {
+        if sink.flush() != nil { onFailure?() }
+    }
 
     private func write() {
-        writer.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stream) }
-        if flushEachLine { fflush(stream) }
+        let failed = writer.bytes.withUnsafeBufferPointer { sink.append($0, flush: flushEachLine) }
+        if failed != nil { onFailure?() }
     }
 }
 

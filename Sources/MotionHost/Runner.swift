@@ -16,6 +16,13 @@ public struct RunOptions {
     public var timeout: Double
     /// Bytes the Lua state may allocate (0 = no limit).
     public var memoryLimit: Int
+    /// Run the script in the restricted standard library (`LuaRuntime(sandbox:)`).
+    public var sandbox = false
+    /// What the script sees as `arg[1]`… and `...` (`run SCRIPT -- ARGS`).
+    public var scriptArguments: [String] = []
+    /// Ends the process when a stretch bounded by `timeout` is blocked outside Lua (armed for
+    /// the whole run over a file; for setup and for each frame of live input).
+    public var watchdog: Watchdog?
     /// Whether actions (keys, mouse, exec) are performed or only written as output lines.
     public var actions = ActionHost.outputOnly()
 
@@ -32,13 +39,18 @@ public enum Runner {
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
         // Open the input first: a bad events path is reported before the script runs.
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
+                                     sandbox: options.sandbox)
         defer { runtime.close() }
+        // The time limit covers the whole run: setup, every frame and the end of input.
+        let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
+        options.watchdog?.arm()
+        defer { options.watchdog?.disarm() }
         runtime.actions = ActionSession(host: options.actions)
         runtime.setTimeout(options.timeout)
-        try runtime.load()
+        try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
-        try feed(source, to: runtime, timeout: options.timeout)
+        try feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
     }
 
     /// Feeds every frame; checks the time limit between frames too, since a slow pipeline
@@ -49,11 +61,13 @@ public enum Runner {
 
     /// The same with a deadline set earlier (a scenario's time limit covers its setup too).
     /// `shouldStop` is asked every 256 frames; when it says yes the replay ends early (Ctrl-C
-    /// during `--watch`), without settling what is still scheduled.
+    /// during `--watch`), without settling what is still scheduled. An interruption (SIGINT,
+    /// SIGTERM, a failed output write) ends it with an error at the next frame.
     public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double, deadline: Double,
                             shouldStop: (() -> Bool)? = nil) throws {
         var frames = 0
         while let frame = try source.nextFrame() {
+            if Interruption.isRequested { throw interrupted(runtime) }
             try runtime.handle(frame)
             frames += 1
             if frames & 255 == 0 {
@@ -64,7 +78,13 @@ public enum Runner {
             }
         }
         // End of input: pending taps and delays settle.
+        if Interruption.isRequested { throw interrupted(runtime) }
         try runtime.finish()
+    }
+
+    /// The error of a run interrupted between frames, where no Lua code was running.
+    static func interrupted(_ runtime: LuaRuntime) -> ScriptError {
+        ScriptError(.runtime, "\(runtime.scriptPath): interrupted (input time \(JSONText.number(runtime.time)) s)")
     }
 
     /// Opens an event file, detecting its format by content.
@@ -79,12 +99,27 @@ public enum Runner {
         guard let devicePath = options.devicePath else { return "no device" }
         let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
         defer { device.close() }  // releases the grab on every path
-        device.reader.stopOnSignals()
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit)
+        // SIGINT/SIGTERM wake the read (when the command catches them).
+        Interruption.wake(device.reader.stopFileDescriptor)
+        defer { Interruption.stopWaking(device.reader.stopFileDescriptor) }
+        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
+                                     sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.actions = ActionSession(host: options.actions)
+        // Live input has no end to bound: the time limit bounds the setup and each frame's work.
+        try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
+        return try device.run { frame in
+            // Stopped by a signal while waiting: the last frame cancels the pointers still down.
+            if Interruption.isRequested { Interruption.disarm() }
+            try bounded(options, runtime) { try runtime.handle(frame) }
+        }
+    }
+
+    /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.
+    static func bounded(_ options: RunOptions, _ runtime: LuaRuntime, _ body: () throws -> Void) throws {
+        guard options.timeout > 0 else { return try body() }
         runtime.setTimeout(options.timeout)
-        try runtime.load()
-        return try device.run { try runtime.handle($0) }
+        defer { runtime.setTimeout(0) }
+        try options.watchdog.map { try $0.bounding(body) } ?? body()
     }
 }

@@ -1,5 +1,7 @@
-/// A parser for one flat JSON object per line (`{"t":0.0,"id":1,"phase":"down",...}`):
-/// numbers, strings, booleans and null as values. Anything else is an error with a reason.
+/// A parser for one JSON object per line (`{"t":0.0,"id":1,"phase":"down",...}`): numbers,
+/// strings, booleans and null as values; nested objects and arrays are checked for balance and
+/// handed out as `.nested` without their content (the reader ignores extra fields). Anything else
+/// is an error with a reason.
 /// It reads the line's bytes in place: keys and strings are handed out as bytes (valid during
 /// the callback) and plain decimals are converted exactly without strtod, so a line costs no heap
 /// allocation and no String.
@@ -68,7 +70,6 @@ struct FlatJSON {
                 let key = try string()
                 try expect(58, "':'")
                 let v = try value()
-                if v == .nested { throw Failure(message: "unexpected nested value for \"\(key.string)\"") }
                 try field(key, v)
                 skipSpace()
                 guard i < bytes.count else { throw Failure(message: "malformed JSON: unterminated object") }
@@ -110,17 +111,58 @@ struct FlatJSON {
             case 98: out.append(8)
             case 102: out.append(12)
             case 117:
-                guard i + 4 <= bytes.count,
-                      let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<i + 4]), as: UTF8.self), radix: 16),
-                      let scalar = Unicode.Scalar(code) else {
+                guard var code = hex4(at: i) else {
                     throw Failure(message: "malformed JSON: bad \\u escape at column \(i)")
                 }
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
                 i += 4
+                // UTF-16 surrogate pairs spell characters beyond U+FFFF; a lone surrogate is not a
+                // character and reads as U+FFFD, as JSON decoders commonly do.
+                if code >= 0xD800, code < 0xDC00, i + 6 <= bytes.count, bytes[i] == 92, bytes[i + 1] == 117,
+                   let low = hex4(at: i + 2), low >= 0xDC00, low < 0xE000 {
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
             default: out.append(e)
             }
         }
         throw Failure(message: "malformed JSON: unterminated string")
+    }
+
+    private func hex4(at k: Int) -> UInt32? {
+        guard k + 4 <= bytes.count else { return nil }
+        var v: UInt32 = 0
+        for c in bytes[k..<k + 4] {
+            guard let d = ByteScanner.digit(c, radix: 16) else { return nil }
+            v = v << 4 | UInt32(d)
+        }
+        return v
+    }
+
+    /// Skips a nested object or array, checking that brackets balance outside strings (without
+    /// recursion, so depth costs nothing).
+    private mutating func skipNested() throws {
+        var open: [UInt8] = []
+        while i < bytes.count {
+            let c = bytes[i]
+            switch c {
+            case 123, 91:
+                open.append(c)
+                i += 1
+            case 125, 93:
+                guard let last = open.popLast(), last == c - 2 else {
+                    throw Failure(message: "malformed JSON: unbalanced '\(Character(Unicode.Scalar(c)))' at column \(i + 1)")
+                }
+                i += 1
+                if open.isEmpty { return }
+            case 34:
+                _ = try string()
+            default:
+                i += 1
+            }
+        }
+        throw Failure(message: "malformed JSON: unterminated nested value")
     }
 
     private mutating func value() throws -> Value {
@@ -128,7 +170,9 @@ struct FlatJSON {
         guard i < bytes.count else { throw Failure(message: "malformed JSON: missing value") }
         switch bytes[i] {
         case 34: return .string(try string())
-        case 123, 91: return .nested
+        case 123, 91:
+            try skipNested()
+            return .nested
         case 116: if word("true") { return .bool(true) }
         case 102: if word("false") { return .bool(false) }
         case 110: if word("null") { return .null }

@@ -13,8 +13,12 @@ public final class JSONLinesReader: FrameSource {
     /// Reused for every frame: once the caller has let go of the last frame, no allocation.
     private var events: [PointerEvent] = []
 
-    public init(path: String) throws {
-        reader = try LineReader(path: path)
+    public convenience init(path: String) throws {
+        try self.init(input: InputBytes(path: path))
+    }
+
+    init(input: InputBytes) {
+        reader = LineReader(input: input)
     }
 
     public var path: String { reader.path }
@@ -61,9 +65,13 @@ public final class JSONLinesReader: FrameSource {
             if event.t < lastTime {
                 throw InputError(file: path, line: line, "time goes backwards: t=\(event.t) after t=\(lastTime)")
             }
-            lastTime = event.t
             if firstTime == nil { firstTime = event.t }
-            event.t -= firstTime!
+            let t = event.t - firstTime!
+            if let problem = InputTime.problem(t, after: 0) {
+                throw InputError(file: path, line: line, problem)
+            }
+            lastTime = event.t
+            event.t = t
             switch event.phase {
             case .down:
                 if down.updateValue((event.x, event.y), forKey: event.id) != nil {

@@ -25,9 +25,17 @@ public struct JSONWriter {
         if n == n.rounded(), abs(n) < 1e15 {
             integer(Int64(n))
         } else {
-            // Shortest round-trip digits; up to 15 bytes stay an inline small String.
-            bytes.append(contentsOf: n.description.utf8)
+            // Shortest round-trip digits; up to 15 bytes stay an inline small String. Integral
+            // values from 1e15 to 2^53 come out as "1000000000000000.0": drop the ".0".
+            let text = n.description.utf8
+            bytes.append(contentsOf: text.count > 2 && text.suffix(2).elementsEqual(".0".utf8) ? text.dropLast(2) : text[...])
         }
+    }
+
+    /// Input time as output lines carry it: in whole microseconds (the resolution of evdev
+    /// timestamps), so sums such as 0.128 + 1 (a delay) print 1.128, not 1.1280000000000001.
+    public mutating func time(_ t: Double) {
+        number(t.isFinite && abs(t) < 9e9 ? (t * 1_000_000).rounded() / 1_000_000 : t)
     }
 
     public mutating func integer(_ value: Int64) {
@@ -76,6 +84,7 @@ public struct JSONWriter {
         case .null: raw("null")
         case .bool(let b): b ? raw("true") : raw("false")
         case .number(let n): number(n)
+        case .integer(let i): integer(Int64(i))
         case .string(let s): string(s)
         case .point(let p): point(p)
         case .gesture(let g): gesture(g)
@@ -143,7 +152,7 @@ public struct JSONWriter {
     /// An output line's value: `{"t":…,"name":…,"value":…}` and a newline.
     public mutating func valueLine(t: Double, name: String, value: MotionValue) {
         raw("{\"t\":")
-        number(t)
+        time(t)
         raw(",\"name\":")
         string(name)
         raw(",\"value\":")
@@ -154,7 +163,7 @@ public struct JSONWriter {
     /// An output line's state: `{"t":…,"name":…,"state":"active"|"atRest"}` and a newline.
     public mutating func stateLine(t: Double, name: String, state: MotionState) {
         raw("{\"t\":")
-        number(t)
+        time(t)
         raw(",\"name\":")
         string(name)
         state == .active ? raw(",\"state\":\"active\"}\n") : raw(",\"state\":\"atRest\"}\n")

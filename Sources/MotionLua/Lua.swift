@@ -26,6 +26,12 @@ public struct Lua {
         return lua_tonumberx(L, index, nil)
     }
 
+    /// Lua integers only (not floats with integral values).
+    public func luaInteger(at index: Int32) -> Int? {
+        guard lua_type(L, index) == LUA_TNUMBER, lua_isinteger(L, index) != 0 else { return nil }
+        return Int(lua_tointegerx(L, index, nil))
+    }
+
     public func integer(at index: Int32) -> Int? {
         guard lua_type(L, index) == LUA_TNUMBER else { return nil }
         var isInteger: Int32 = 0
@@ -39,15 +45,37 @@ public struct Lua {
     }
 
     /// Only for values that are strings already (lua_tolstring converts numbers in place).
+    /// The whole string, by its length: a NUL byte is data. Bytes that are not UTF-8 become
+    /// U+FFFD (Swift's decoding), so every String made from Lua is valid UTF-8 and so is
+    /// every output line.
     public func string(at index: Int32) -> String? {
-        guard lua_type(L, index) == LUA_TSTRING, let chars = ms_tostring(L, index) else { return nil }
-        return String(cString: chars)
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let chars = lua_tolstring(L, index, &length) else { return nil }
+        return chars.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
     }
+
+    /// The length in bytes of the string at `index` (0 for other values).
+    public func stringLength(at index: Int32) -> Int {
+        lua_type(L, index) == LUA_TSTRING ? Int(lua_rawlen(L, index)) : 0
+    }
+
+    /// Makes room for `n` more values on the stack; false when Lua cannot (its stack limit, or
+    /// memory). Never raises. Call it before pushing anything whose amount a script decides.
+    public func checkStack(_ n: Int32) -> Bool { lua_checkstack(L, n) != 0 }
 
     public func push(_ value: Double) { lua_pushnumber(L, value) }
     public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
     public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
-    public func push(_ value: String) { _ = lua_pushstring(L, value) }
+    /// By length: a NUL byte inside `value` is kept.
+    public func push(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }
+    }
     public func pushNil() { lua_pushnil(L) }
     public func pushValue(at index: Int32) { lua_pushvalue(L, index) }
 
@@ -58,7 +86,7 @@ public struct Lua {
     /// t[key] = top of stack, raw (no metamethods), for the table at `table`.
     public func setField(_ key: String, in table: Int32) {
         let absolute = lua_absindex(L, table)
-        _ = lua_pushstring(L, key)
+        push(key)
         lua_rotate(L, -2, 1)
         lua_rawset(L, absolute)
     }
@@ -67,7 +95,7 @@ public struct Lua {
     @discardableResult
     public func getField(_ key: String, in table: Int32) -> Int32 {
         let absolute = lua_absindex(L, table)
-        _ = lua_pushstring(L, key)
+        push(key)
         return lua_rawget(L, absolute)
     }
 

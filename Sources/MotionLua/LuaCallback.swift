@@ -45,13 +45,25 @@ public final class LuaCallback {
     /// Runs the function under pcall with a traceback handler and hands its result (on top of
     /// the stack) to `read`; nil when it could not run or raised.
     private func invoke<R>(_ argument: MotionValue, _ read: (Lua, LuaRuntime) -> R) -> R? {
-        guard let runtime, runtime.pendingError == nil, let L = runtime.callState else { return nil }
+        guard let runtime, runtime.pendingError == nil, let L = runtime.callState,
+              runtime.hasStackLeft(place) else { return nil }
         let lua = Lua(L)
         let base = lua.top
         defer { lua.top = base }
+        guard lua.checkStack(3) else {
+            runtime.fail(.runtime, "\(place) callback: Lua's stack is full (callbacks nested too deep)")
+            return nil
+        }
         ms_pushcfunction(L, ms_traceback)
         lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
-        LuaConversion.push(argument, on: lua)
+        do {
+            try LuaConversion.push(argument, on: lua)
+        } catch let error as LuaBindingError {
+            runtime.fail(.runtime, "\(place) callback argument: \(error.message)")
+            return nil
+        } catch {
+            return nil
+        }
         let status = ms_pcalllua(L, 1, 1, base + 1)
         guard status == LUA_OK else {
             runtime.reportLuaError(status: status, lua: lua)

@@ -7,11 +7,24 @@ public final class LuaStream {
     /// For `motion.gesture(r)`: the same snapshots unboxed, with the recognizer's kind, so gesture
     /// operators applied to it skip boxing every snapshot in a MotionValue and back.
     public let gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)?
+    /// The longest chain of operators from a source to this stream: subscribing recurses
+    /// through it, and so does every value (see `StreamMethods.maxChainDepth`).
+    let depth: Int
+    /// The operators one subscription to this stream connects, a stream used twice counted
+    /// twice (see `StreamMethods.maxConnections`).
+    let connections: Int
 
-    public init(_ observable: MotionObservable<MotionValue>,
+    public convenience init(_ observable: MotionObservable<MotionValue>,
                 gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil) {
+        self.init(observable, gestures: gestures, depth: 1, connections: 1)
+    }
+
+    init(_ observable: MotionObservable<MotionValue>,
+         gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil, depth: Int, connections: Int) {
         self.observable = observable
         self.gestures = gestures
+        self.depth = depth
+        self.connections = connections
     }
 }
 

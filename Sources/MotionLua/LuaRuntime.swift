@@ -16,8 +16,17 @@ public final class LuaRuntime {
     let mainState: OpaquePointer
     /// The lua_State of the binding running now (a coroutine's, possibly), for callbacks.
     var activeState: OpaquePointer?
-    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
-    private var closed = false
+    /// Each kept subscription with the order it was made in (see `close()`).
+    private var subscriptions: [ObjectIdentifier: (order: Int, subscription: Subscription)] = [:]
+    private var subscriptionsMade = 0
+    /// Set when `close()` begins: bindings, callbacks and emitting subscriptions refuse from then on.
+    public private(set) var isClosed = false
+    /// Whether the script runs in the restricted standard library (see `Sandbox`).
+    public let isSandboxed: Bool
+    /// The bindings this state's Lua functions call, by index (see `BindingTable`).
+    var bindings: [Binding] = []
+    /// `requireToFail` relations made so far (see `RecognizerFactories.maxRequirements`).
+    var requirementCount = 0
 
     /// The script's keys, mouse and exec: performed through the host's `ActionHost` (set
     /// before `load()`; by default only reported as output lines). Held keys are released when
@@ -32,17 +41,22 @@ public final class LuaRuntime {
     private var keptAtClose: [String: MotionValue] = [:]
     private var requiredAtClose: [String] = []
 
-    /// - Parameter memoryLimit: bytes Lua may allocate (0 = no limit).
-    public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0) throws {
-        BindingTable.registerAll()
-        guard let L = ms_newstate(memoryLimit) else {
+    /// - Parameters:
+    ///   - memoryLimit: bytes Lua may allocate (0 = no limit); what Swift allocates for the
+    ///     script (values it converts, tables it pushes) counts too.
+    ///   - sandbox: load the script into the restricted standard library (see `Sandbox`).
+    public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0, sandbox: Bool = false) throws {
+        guard memoryLimit >= 0, let L = ms_newstate(memoryLimit) else {
             throw ScriptError(.memory, "\(scriptPath): cannot create a Lua state (out of memory)")
         }
         self.scriptPath = scriptPath
         self.output = output
+        isSandboxed = sandbox
         mainState = L
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
         luaL_openlibs(L)
+        TextChunks.install(on: Lua(L))
+        if sandbox { Sandbox.install(on: Lua(L)) }
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
@@ -52,11 +66,31 @@ public final class LuaRuntime {
         close()
     }
 
-    static func owner(of L: OpaquePointer) -> LuaRuntime {
-        Unmanaged<LuaRuntime>.fromOpaque(ms_owner(L)!).takeUnretainedValue()
+    /// The runtime of a state; nil once it has begun closing.
+    static func owner(of L: OpaquePointer) -> LuaRuntime? {
+        guard let owner = ms_owner(L) else { return nil }
+        return Unmanaged<LuaRuntime>.fromOpaque(owner).takeUnretainedValue()
     }
 
-    var callState: OpaquePointer? { closed ? nil : (activeState ?? mainState) }
+    var callState: OpaquePointer? { isClosed ? nil : (activeState ?? mainState) }
+
+    /// Native stack a pipeline step needs left before it goes deeper (a callback, a property
+    /// write): more than the deepest chain of Swift operators between two such steps
+    /// (`StreamMethods.maxChainDepth`) can take.
+    /// A quarter of the stack on threads with less than 8 MiB.
+    static let stackReserve = 2 << 20
+
+    private static func stackLow() -> Bool {
+        ms_stackleft() < min(stackReserve, ms_stacksize() / 4)
+    }
+
+    /// False, with the error recorded, when the native stack is too low to go deeper: the
+    /// script built a pipeline that feeds itself (through properties or callbacks) too deep.
+    func hasStackLeft(_ place: String) -> Bool {
+        if !Self.stackLow() { return true }
+        fail(.runtime, "\(place) the pipeline is nested too deeply (properties or callbacks feeding each other); stopped before the stack ran out")
+        return false
+    }
 
     /// The input time of what is happening now: the frame being processed, or, while a value
     /// decided later than it was due flows (a tap recognized when its rival's interval ran out,
@@ -78,7 +112,7 @@ public final class LuaRuntime {
     }
 
     /// Bytes the Lua state holds now.
-    public var memoryUsed: Int { closed ? 0 : Int(ms_memoryused(mainState)) }
+    public var memoryUsed: Int { isClosed ? 0 : Int(ms_memoryused(mainState)) }
 
     public var subscriptionCount: Int { subscriptions.count }
 
@@ -87,18 +121,35 @@ public final class LuaRuntime {
     public internal(set) var liveCallbacks = 0
 
     /// Loads the script and runs its setup. Throws ScriptError (syntax, runtime, timeout, memory).
-    public func load() throws {
+    /// `arguments` reach the script as the `lua` interpreter gives them: the global `arg`
+    /// (`arg[0]` the script path, `arg[1]`… the arguments) and the chunk's `...`.
+    public func load(arguments: [String] = []) throws {
         let lua = Lua(mainState)
         let base = lua.top
         defer { lua.top = base }
         ms_pushcfunction(mainState, ms_traceback)
-        let status = luaL_loadfilex(mainState, scriptPath, nil)
+        // Text only: Lua does not verify bytecode, and a crafted binary chunk can crash it.
+        let status = luaL_loadfilex(mainState, scriptPath, "t")
         if status != LUA_OK {
             let message = lua.string(at: -1) ?? "cannot load \(scriptPath)"
             throw ScriptError(status == LUA_ERRSYNTAX ? .syntax : .runtime,
                               status == LUA_ERRFILE ? message.replacingOccurrences(of: "cannot open ", with: "cannot open script ") : message)
         }
-        let runStatus = ms_pcalllua(mainState, 0, 0, base + 1)
+        guard lua_checkstack(mainState, Int32(clamping: arguments.count) + 4) != 0 else {
+            throw ScriptError(.memory, "\(scriptPath): too many script arguments (\(arguments.count))")
+        }
+        // _G.arg, set raw: no metamethod can run (or raise) here.
+        lua_rawgeti(mainState, ms_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua.push("arg")
+        lua.newTable(arrayCount: Int32(clamping: arguments.count), recordCount: 1)
+        for (i, argument) in ([scriptPath] + arguments).enumerated() {
+            lua.push(argument)
+            lua_rawseti(mainState, -2, lua_Integer(i))
+        }
+        lua_rawset(mainState, -3)
+        lua.pop()
+        for argument in arguments { lua.push(argument) }
+        let runStatus = ms_pcalllua(mainState, Int32(arguments.count), 0, base + 1)
         if runStatus != LUA_OK {
             reportLuaError(status: runStatus, lua: lua)
         }
@@ -107,7 +158,7 @@ public final class LuaRuntime {
 
     /// The script's global `name` as a value (a property gives its current value).
     public func global(_ name: String) -> MotionValue? {
-        guard !closed else { return nil }
+        guard !isClosed else { return nil }
         let lua = Lua(mainState)
         // Raw: a script may give _G a metatable whose __index raises, and no Lua error may
         // unwind through this Swift frame.
@@ -120,6 +171,7 @@ public final class LuaRuntime {
 
     /// Feeds one input frame to the script's recognizers. Throws the first script error.
     public func handle(_ frame: Frame) throws {
+        guard !isClosed else { return }
         settle(before: frame.t)
         dispatcher.dispatch(frame)
         if let pendingError { throw pendingError }
@@ -130,6 +182,7 @@ public final class LuaRuntime {
     /// with the time it fell due. Throws the first script error.
     public func finish() throws {
         if let pendingError { throw pendingError }
+        guard !isClosed else { return }
         let end = time
         settle(before: end + Self.settleHorizon)
         // Stopped early (an error, the time limit): what is still scheduled must not run.
@@ -159,11 +212,15 @@ public final class LuaRuntime {
             if steps & 1023 == 0, ms_monotonic() > deadline {
                 fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
             }
+            if steps & 1023 == 0, ms_interrupt_pending() != 0 {
+                fail(.runtime, "\(scriptPath): interrupted (input time \(JSONText.number(time)) s)")
+            }
         }
     }
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
+        guard !isClosed else { return }
         deadline = seconds > 0 ? ms_monotonic() + seconds : .infinity
         ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
     }
@@ -182,6 +239,9 @@ public final class LuaRuntime {
     func reportLuaError(status: Int32, lua: Lua) {
         if ms_timedout(mainState) != 0 {
             fail(.timeout, lua.string(at: -1) ?? "\(scriptPath): timeout: the script ran past its time limit")
+        } else if status != LUA_ERRMEM, let message = lua.string(at: -1), message.contains("not enough memory") {
+            // Raised at the script's line when Swift's allocations for it went over the limit.
+            fail(.memory, message)
         } else if status == LUA_ERRMEM {
             let limit = ms_memorylimit(mainState)
             fail(.memory, "\(scriptPath): not enough memory" + (limit > 0 ? " (the Lua memory limit is \(limit) bytes)" : ""))
@@ -192,12 +252,19 @@ public final class LuaRuntime {
 
     /// Keeps a subscription alive until it is unsubscribed or the runtime closes, whether or
     /// not the script keeps a reference to it.
+    /// The Swift memory one kept subscription holds (the subscription, its closures, the
+    /// listener entries and a callback), roughly: charged to the memory count while kept.
+    static let subscriptionCost: Int64 = 512
+
     func keep(_ subscription: Subscription) {
-        subscriptions[ObjectIdentifier(subscription)] = subscription
+        subscriptionsMade += 1
+        subscriptions[ObjectIdentifier(subscription)] = (subscriptionsMade, subscription)
+        ms_charge(mainState, Self.subscriptionCost)
     }
 
     func forget(_ subscription: Subscription) {
-        subscriptions[ObjectIdentifier(subscription)] = nil
+        guard !isClosed, subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return }
+        ms_charge(mainState, -Self.subscriptionCost)
     }
 
     func makeCallback(at index: Int32, place: String) -> LuaCallback {
@@ -215,26 +282,34 @@ public final class LuaRuntime {
     /// The current values of the properties made with `{keep = name}`, by name: what the next
     /// version of the script inherits. Still answers after `close()` (values at close).
     public var keptValues: [String: MotionValue] {
-        closed ? keptAtClose : keptProperties.mapValues { $0.property.read() }
+        isClosed ? keptAtClose : keptProperties.mapValues { $0.property.read() }
     }
 
     /// Lua files `require` found for this script, in load order (the files to watch besides
     /// the script). Includes modules that failed to load, so fixing one triggers a reload.
     public var requiredFiles: [String] {
-        closed ? requiredAtClose : RequireTracking.files(in: Lua(mainState))
+        isClosed ? requiredAtClose : RequireTracking.files(in: Lua(mainState))
     }
 
-    /// Unsubscribes everything and closes the Lua state. Idempotent.
+    /// Ends the script: from the first step on, bindings refuse calls (finalizers run by
+    /// lua_close among them), callbacks do not run and nothing is emitted; then the Lua state
+    /// closes, releasing every Swift object it held. Idempotent.
+    ///
+    /// Subscriptions are undone newest first: a source's newest listener is its last, which
+    /// a listener list removes at once, so tearing down many subscriptions to one source is
+    /// near-linear rather than quadratic in their number.
     public func close() {
-        guard !closed else { return }
+        guard !isClosed else { return }
         actions.releaseAll(at: time, output: output)
         keptAtClose = keptValues
         requiredAtClose = requiredFiles
+        isClosed = true
+        ms_setowner(mainState, nil)
         keptProperties.removeAll()
-        let kept = subscriptions.values
+        let kept = subscriptions.values.sorted { $0.order > $1.order }
         subscriptions.removeAll()
-        for subscription in kept { subscription.unsubscribe() }
-        closed = true
+        for entry in kept { entry.subscription.unsubscribe() }
         ms_closestate(mainState)
+        bindings.removeAll()
     }
 }

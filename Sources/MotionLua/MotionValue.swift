@@ -7,6 +7,8 @@ public enum MotionValue: Equatable {
     case null
     case bool(Bool)
     case number(Double)
+    /// A Lua integer: stays an integer through Swift and prints exactly (all 64 bits).
+    case integer(Int)
     case string(String)
     case point(Point)
     case gesture(GestureValue)
@@ -19,6 +21,10 @@ public enum MotionValue: Equatable {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.number(x), .number(y)): return x == y
+        case let (.integer(x), .integer(y)): return x == y
+        // As in Lua, 1 == 1.0 (exactly: 2^53 + 1 is not 2^53).
+        case let (.integer(x), .number(y)), let (.number(y), .integer(x)):
+            return Double(exactly: x) == y || Int(exactly: y) == x
         case let (.string(x), .string(y)): return x == y
         case let (.point(x), .point(y)): return x == y
         case let (.gesture(x), .gesture(y)): return x == y
@@ -34,9 +40,13 @@ public enum MotionValue: Equatable {
         return nil
     }
 
+    /// Any number as a Double (integers beyond 2^53 round).
     public var number: Double? {
-        if case .number(let n) = self { return n }
-        return nil
+        switch self {
+        case .number(let n): return n
+        case .integer(let i): return Double(i)
+        default: return nil
+        }
     }
 
     public var gesture: GestureValue? {
@@ -49,7 +59,7 @@ public enum MotionValue: Equatable {
         switch self {
         case .null: return "nil"
         case .bool: return "boolean"
-        case .number: return "number"
+        case .number, .integer: return "number"
         case .string: return "string"
         case .point: return "point"
         case .gesture(let g): return "\(g.kind.rawValue) gesture"

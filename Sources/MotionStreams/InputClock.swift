@@ -9,6 +9,7 @@ public final class InputClock {
     private var pending: [(time: Double, order: Int, action: () -> Void)] = []
     private var nextOrder = 0
 
+    /// A clock at input time `now` with nothing scheduled.
     public init(now: Double = 0) {
         self.now = now
     }

@@ -6,10 +6,14 @@ public protocol MotionVector: Equatable {
     static func * (a: Self, s: Double) -> Self
     /// Absolute value of a number, length of a point.
     var magnitude: Double { get }
+    /// No NaN or infinity in any component.
+    var isFinite: Bool { get }
 }
 
 extension Double: MotionVector {}
 
 extension Point: MotionVector {
+    /// The point's length.
     public var magnitude: Double { length }
+    public var isFinite: Bool { x.isFinite && y.isFinite }
 }

@@ -8,12 +8,14 @@ public struct OptionError: Error, Equatable, CustomStringConvertible {
     /// What the option must be.
     public let requirement: String
 
+    /// An error naming `option`, the rejected `value` and what it must be.
     public init(option: String, value: String, requirement: String) {
         self.option = option
         self.value = value
         self.requirement = requirement
     }
 
+    /// `option must be requirement (got value)`.
     public var description: String { "\(option) must be \(requirement) (got \(value))" }
 
     /// Throws unless `isValid`.

@@ -1,20 +1,30 @@
 /// A 2-D point or vector in some element's coordinate space.
 public struct Point: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Horizontal coordinate.
     public var x: Double
+    /// Vertical coordinate (y down on screens).
     public var y: Double
 
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
+    /// (0, 0).
     public static let zero = Point(x: 0, y: 0)
 
+    /// Euclidean length, as a vector.
     public var length: Double { (x * x + y * y).squareRoot() }
+    /// `(x, y)`.
     public var description: String { "(\(x), \(y))" }
 
+    /// Component-wise sum.
     public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    /// Component-wise difference.
     public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    /// Both components times `s`.
     public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    /// Both components divided by `s`.
     public static func / (a: Point, s: Double) -> Point { Point(x: a.x / s, y: a.y / s) }
 }

@@ -4,13 +4,16 @@ public final class ReactiveProperty<T> {
     @usableFromInline var value: T
     @usableFromInline var observers = ListenerList<MotionObserver<T>>()
 
+    /// A property holding `initial`.
     public init(_ initial: T) {
         value = initial
     }
 
+    /// The current value.
     @inlinable
     public func read() -> T { value }
 
+    /// Stores `newValue` and sends it to every observer, even if it did not change.
     @inlinable
     public func write(_ newValue: T) {
         value = newValue
@@ -18,6 +21,7 @@ public final class ReactiveProperty<T> {
         observers.forEach { $0.next(newValue) }
     }
 
+    /// How many subscriptions observe the property.
     public var observerCount: Int { observers.count }
 
     /// The property as a stream.

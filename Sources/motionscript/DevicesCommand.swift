@@ -1,5 +1,9 @@
 import ArgumentParser
+import Foundation
 import MotionInput
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,10 +11,19 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List input devices: event node, kind (touchscreen, touchpad, mouse, other) and name."
     )
 
+    /// Where the kernel lists input devices; an option only so tests can point elsewhere.
+    @Option(help: .private)
+    var procFile: String = InputDeviceList.procPath
+
     func run() throws {
-        let devices = InputDeviceList.current()
+        guard FileManager.default.fileExists(atPath: procFile) else {
+            fputs("error: \(procFile) does not exist: the kernel's input device list cannot be read here (no /proc, or not Linux)\n", stderr)
+            throw ExitCode(2)
+        }
+        let devices = procFile == InputDeviceList.procPath ? InputDeviceList.current()
+            : InputDeviceList.parse((try? String(contentsOfFile: procFile, encoding: .utf8)) ?? "")
         if devices.isEmpty {
-            print("no input devices found (\(InputDeviceList.procPath) lists none)")
+            print("no input devices found (\(procFile) lists none)")
             return
         }
         for device in devices {

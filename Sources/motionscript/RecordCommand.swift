@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc
@@ -14,13 +15,16 @@ struct RecordCommand: ParsableCommand {
     var device: String
 
     @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
-    var output: String = "/dev/stdout"
+    var output: String?
 
     func run() throws {
         do {
             let reader = try LiveEventReader(path: device)
             defer { reader.close() }
-            reader.stopOnSignals()
+            Interruption.catchSignals()
+            Interruption.wake(reader.stopFileDescriptor)
+            defer { Interruption.stopWaking(reader.stopFileDescriptor) }
+            fputs("motionscript: recording \(device) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
             let result = try recordEvemu(from: reader, to: output)
             fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
         } catch let error as InputError {

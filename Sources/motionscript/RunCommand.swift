@@ -29,8 +29,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @Option(help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
+    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
     var surface: String?
+
+    @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
+    var plot: String?
 
     @Flag(help: "Perform actions (keys, mouse, exec) with --events too; by default only live input (--device) performs them.")
     var act = false
@@ -41,11 +44,18 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where the virtual keyboard and mouse are created (a regular file or FIFO receives the raw input_event records instead).", valueName: "path"))
     var uinput: String = UinputDevice.defaultPath
 
-    @Option(help: "Stop a script that runs longer than this many seconds (0 = no limit).")
+    @Option(parsing: .unconditional, help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
 
-    @Option(help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
+    @Option(parsing: .unconditional, help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = 0
+
+    @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
+    var sandbox = false
+
+    @Argument(parsing: .postTerminator,
+              help: "Arguments for the script after --: its `arg` (arg[0] the script) and `...`, as lua gives them.")
+    var scriptArguments: [String] = []
 
     func validate() throws {
         var isDirectory: ObjCBool = false
@@ -53,13 +63,15 @@ struct RunCommand: ParsableCommand {
               FileManager.default.isReadableFile(atPath: script) else {
             throw ValidationError("cannot read the script \(script)")
         }
-        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
-        guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
+        guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
+        guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
         if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
         if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if let surface, EventFileOptions.parseSurface(surface) == nil {
-            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
+            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080, got \(surface)")
         }
     }
 
@@ -67,53 +79,81 @@ struct RunCommand: ParsableCommand {
         var options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
                                  memoryLimit: memory * 1024 * 1024)
         options.devicePath = device
+        options.sandbox = sandbox
+        options.scriptArguments = scriptArguments
         options.grab = grab
         // Live input performs actions unless --dry-run; replays only with --act.
         options.actions = ActionHost(performs: act || (device != nil && !dryRun), device: UinputDevice(path: uinput))
         options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
-        let output = JSONLinesOutput()
-        defer { output.flush() }
-        if watch { return try runWatching(options, output: output) }
-        if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
+        // Before any script runs: stdout carries the JSON Lines and nothing else.
+        let output = JSONLinesOutput.takingStandardOutput()
+        // A failed write stops the script at once, as Ctrl-C would.
+        output.onFailure = { Interruption.request() }
+        Interruption.catchSignals()
+        options.watchdog = Watchdog(timeout: timeout, what: script, sink: output.sink)
+        output.flushEachLine = device != nil
+        var status: Int32 = 0
+        var message: String?
         do {
-            if device != nil {
-                output.flushEachLine = true
-                let reason = try Runner.runLive(options, output: output)
-                fputs("motionscript: \(reason)\n", stderr)
+            if watch {
+                try runWatching(options, output: output)
+            } else if device != nil {
+                fputs("motionscript: \(try Runner.runLive(options, output: output))\n", stderr)
+            } else if let plot {
+                try PlotCommand.plot(options, to: plot, forward: output)
             } else {
                 try Runner.run(options, output: output)
+                if events == nil { fputs("motionscript: no --events or --device: ran the script's setup only\n", stderr) }
             }
         } catch let error as ScriptError {
-            output.flush()
-            fputs("error: \(error.message)\n", stderr)
-            throw ExitCode(1)
+            (status, message) = (1, "error: \(error.message)")
         } catch let error as InputError {
-            output.flush()
-            fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
+            (status, message) = (2, "error: \(error)")
+        } catch let error as WatchError {
+            (status, message) = (2, "error: \(error)")
         }
+        output.flush()
+        try Self.end(status: status, message: message, failure: output.failure, live: watch || device != nil)
     }
+
+    /// How a run ends. A failed write comes first (it is why the script was stopped): a closed
+    /// pipe quietly with 141, as a filter killed by SIGPIPE; any other failure with a message and
+    /// 1. Then a signal: a run over a file was cut short (128 + the signal); a live or `--watch`
+    /// session ends normally (0), saying where a script it interrupted was.
+    static func end(status: Int32, message: String?, failure: LineSink.Failure?, live: Bool) throws {
+        switch failure {
+        case .closedPipe?:
+            throw ExitCode(141)
+        case .error(let reason)?:
+            fputs("error: cannot write the output: \(reason)\n", stderr)
+            throw ExitCode(1)
+        case nil:
+            break
+        }
+        if let signal = Interruption.signal {
+            if live {
+                if let message { fputs("motionscript: stopped: \(message.dropFirst("error: ".count))\n", stderr) }
+                return
+            }
+            fputs((message ?? "error: interrupted") + "\n", stderr)
+            throw ExitCode(Interruption.exitStatus(for: signal))
+        }
+        if let message { fputs(message + "\n", stderr) }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The largest --memory (MiB) whose byte count fits the allocator's counter: 2^43 MiB = 8 EiB.
+    static let maxMemory = Int.max >> 20
 
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
-        do {
-            let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
-            WatchSignals.stopOnSignals(session)
-            if let device = options.devicePath {
-                output.flushEachLine = true
-                let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
-                defer { live.close() }
-                fputs("motionscript: \(try session.runLive(live))\n", stderr)
-            } else {
-                try session.run()
-            }
-        } catch let error as InputError {
-            output.flush()
-            fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
-        } catch let error as WatchError {
-            fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
+        let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
+        if let device = options.devicePath {
+            let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
+            defer { live.close() }
+            fputs("motionscript: \(try session.runLive(live))\n", stderr)
+        } else {
+            try session.run()
         }
     }
 }

@@ -17,8 +17,8 @@ struct TestCommand: ParsableCommand {
     @Argument(help: "Scenario scripts or folders to search (default: the current folder).")
     var paths: [String] = []
 
-    @Option(help: "Scenarios to run at once (default: the number of cores).")
-    var jobs: Int = ScenarioOptions.defaultJobs
+    @Option(parsing: .unconditional, help: "Scenarios to run at once (default: the number of cores).")
+    var jobs: Int?
 
     @Flag(help: "Write each scenario's output as its expected file instead of comparing.")
     var update = false
@@ -32,16 +32,20 @@ struct TestCommand: ParsableCommand {
     @Option(help: "Only scenarios whose name contains PATTERN, or matches it as a glob (*, ?, [...]).")
     var filter: String?
 
-    @Option(help: "Seconds one scenario may run (0 = no limit).")
+    @Option(parsing: .unconditional, help: "Seconds one scenario may run (0 = no limit).")
     var timeout: Double = ScenarioOptions.defaultTimeout
 
-    @Option(help: "The most memory each scenario's Lua state may use, in MiB (0 = no limit).")
+    @Option(parsing: .unconditional, help: "The most memory each scenario's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = ScenarioOptions.defaultMemoryLimit >> 20
 
+    @Flag(help: "Run the scenarios with Lua's full standard library (by default they run sandboxed: no processes, file writes, native code or debug library).")
+    var trusted = false
+
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be >= 1") }
-        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
-        guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be >= 1, got \(jobs)") }
+        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
+        guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
+        guard memory <= RunCommand.maxMemory else { throw ValidationError("--memory must be at most \(RunCommand.maxMemory) MiB, got \(memory)") }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("no such file or folder: \(path)")
         }
@@ -51,9 +55,11 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        var options = ScenarioOptions(jobs: jobs ?? ScenarioOptions.defaultJobs, timeout: timeout, memoryLimit: memory << 20, update: update)
+        options.sandbox = !trusted
         let batch = ScenarioBatch(
             paths: paths.isEmpty ? ["."] : paths,
-            options: ScenarioOptions(jobs: jobs, timeout: timeout, memoryLimit: memory << 20, update: update),
+            options: options,
             filter: filter,
             shard: try shard.map { try ScenarioSelection.parseShard($0) })
         let showProgress = isatty(STDERR_FILENO) != 0

@@ -4,9 +4,19 @@ import Glibc
 #endif
 
 // Exit codes: 0 success, 1 a script raised or a scenario failed, 2 bad usage or bad input.
+// Every error line starts "error: ", whether the parser or a command found it.
 do {
     var command = try Motionscript.parseAsRoot()
-    try command.run()
+    do {
+        try command.run()
+    } catch let error as ValidationError {
+        // Bad arguments a command finds while running get its own usage, as parse errors do.
+        let type = type(of: command)
+        let name = type.configuration.commandName.map { "motionscript \($0)" } ?? "motionscript"
+        fputs("error: \(error.message)\nUsage: \(Motionscript.usageString(for: type))\n"
+              + "  See '\(name) --help' for more information.\n", stderr)
+        exit(2)
+    }
 } catch let code as ExitCode {
     exit(code.rawValue)
 } catch {
@@ -15,6 +25,8 @@ do {
         print(Motionscript.fullMessage(for: error))
         exit(0)
     }
-    fputs(Motionscript.fullMessage(for: error) + "\n", stderr)
+    var message = Motionscript.fullMessage(for: error)
+    if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst(7) }
+    fputs(message + "\n", stderr)
     exit(code == .validationFailure ? 2 : code.rawValue)
 }

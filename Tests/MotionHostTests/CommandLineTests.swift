@@ -167,7 +167,7 @@ private func temp(_ name: String, _ text: String) -> String {
         let r = try motionscript("run", script.path)
         #expect(r.status == 0)
         #expect(r.stdout == #"{"t":0,"name":"x","value":1}"# + "\n")
-        #expect(r.stderr == "debug\t1\tnil\ttrue\n")
+        #expect(r.stderr == "debug\t1\tnil\ttrue\nmotionscript: no --events or --device: ran the script's setup only\n")
     }
 }
 

@@ -196,7 +196,8 @@ private let SLOT = ABS.MT_SLOT, TID = ABS.MT_TRACKING_ID, MX = ABS.MT_POSITION_X
                       key(30, BTN.LEFT, 0), syn(30)]
         let (frames, _) = try decode(events, device: d, options: EventFileOptions(surface: (800, 600)))
         #expect(frames.map(\.events) == [
-            [p(0.01, 0, .down, 410, 295)], [p(0.02, 0, .move, 413, 295)], [p(0.025, 0, .move, 800, 295)], [p(0.03, 0, .up, 800, 295)],
+            // t counts from the first frame that changes a pointer (the press), not from the hover.
+            [p(0, 0, .down, 410, 295)], [p(0.01, 0, .move, 413, 295)], [p(0.015, 0, .move, 800, 295)], [p(0.02, 0, .up, 800, 295)],
         ])
     }
 

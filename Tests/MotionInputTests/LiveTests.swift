@@ -175,22 +175,6 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
 }
 
 @Suite struct SignalTests {
-    @Test func signalHandlerStopsTheReader() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
-        reader.stopOnSignals([SIGUSR2])
-        // Call the installed handler directly (as the kernel would): no real signal in a test process.
-        var installed = sigaction()
-        sigaction(SIGUSR2, nil, &installed)
-        signal(SIGUSR2, SIG_DFL)
-        let handler = try #require(installed.__sigaction_handler.sa_handler)
-        handler(SIGUSR2)
-        #expect(try reader.next(timeout: nil) == .end("stopped"))
-        reader.close()
-        close(fds[1])
-    }
-
     @Test func surfaceOption() {
         #expect(EventFileOptions.parseSurface("1920x1080") == Surface(width: 1920, height: 1080))
         #expect(EventFileOptions.parseSurface("1920X1080") == Surface(width: 1920, height: 1080))

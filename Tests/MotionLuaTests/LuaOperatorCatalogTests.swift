@@ -84,7 +84,8 @@ private func feed(_ operators: String, _ values: String) throws -> [String] {
     }
 
     @Test func startWith() throws {
-        #expect(try feed(":startWith('first')", "1, 2") == ["\"first\"", "1", "2"])
+        // Remembered: the property's value replaces the start value while connecting.
+        #expect(try feed(":startWith('first')", "1, 2") == ["1", "2"])
     }
 
     @Test func thresholdAndThresholdRange() throws {

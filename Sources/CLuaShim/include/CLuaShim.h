@@ -8,6 +8,7 @@
 #define MOTIONSCRIPT_CLUASHIM_H
 
 #include <stddef.h>
+#include "CLuaShimInterrupt.h"
 
 struct lua_State;
 typedef int (*ms_SwiftFunction)(struct lua_State *L);
@@ -43,5 +44,17 @@ int ms_traceback(struct lua_State *L);
 
 /* Bytes of the C heap in use (mallinfo2().uordblks), for leak checks. */
 size_t ms_heapinuse(void);
+
+/* Whether the state is over its memory cap after a full collection (the trampoline raises
+ * "not enough memory" then; callers outside a binding can check this themselves). */
+int ms_overcap(struct lua_State *L);
+
+/* Adds (or, negative, removes) bytes Swift holds for the script to the state's memory count. */
+void ms_charge(struct lua_State *L, long long bytes);
+
+/* Bytes of native stack left on the calling thread ((size_t)-1 when unknown). */
+size_t ms_stackleft(void);
+/* The calling thread's whole stack, in bytes ((size_t)-1 when unknown). */
+size_t ms_stacksize(void);
 
 #endif

@@ -2,10 +2,11 @@ import MotionStreams
 
 extension MotionObservable where T == GestureValue {
     /// Emits the initial rotation plus the gesture's rotation (radians), with the cache of
-    /// `translation(addedTo:)`: the initial value is read on `began`, or on `changed` when
-    /// nothing is cached, and forgotten on any other state; the cache belongs to one subscription.
+    /// `translation(addedTo:)`: the initial value (a stream's latest value) is read on `began`, or
+    /// on `changed` when nothing is cached, and forgotten on any other state; the cache belongs to
+    /// one subscription.
     public func rotation(addedTo initialRotation: MotionObservable<Double>) -> MotionObservable<Double> {
-        rotation(addedTo: { initialRotation._read() })
+        _latestValue(of: initialRotation) { latest in self.rotation(addedTo: latest) }
     }
 
     /// The same, reading a property directly.

@@ -2,10 +2,11 @@ import MotionStreams
 
 extension MotionObservable where T == GestureValue {
     /// Emits the initial scale multiplied by the gesture's scale, with the cache of
-    /// `translation(addedTo:)`: the initial value is read on `began`, or on `changed` when
-    /// nothing is cached, and forgotten on any other state; the cache belongs to one subscription.
+    /// `translation(addedTo:)`: the initial value (a stream's latest value) is read on `began`, or
+    /// on `changed` when nothing is cached, and forgotten on any other state; the cache belongs to
+    /// one subscription.
     public func scale(addedTo initialScale: MotionObservable<Double>) -> MotionObservable<Double> {
-        scale(addedTo: { initialScale._read() })
+        _latestValue(of: initialScale) { latest in self.scale(addedTo: latest) }
     }
 
     /// The same, reading a property directly.

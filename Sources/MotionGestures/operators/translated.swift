@@ -7,6 +7,7 @@ extension MotionObservable where T == GestureValue {
         translation(addedTo: initialPosition, in: element)
     }
 
+    /// The same, reading a property directly.
     public func translated(from initialPosition: ReactiveProperty<Point>,
                            in element: Element = .screen) -> MotionObservable<Point> {
         translation(addedTo: initialPosition, in: element)

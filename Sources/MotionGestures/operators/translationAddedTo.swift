@@ -2,11 +2,12 @@ import MotionStreams
 
 extension MotionObservable where T == GestureValue {
     /// Emits the initial position plus the gesture's translation in `element` (seed 001).
-    /// The initial position is read on `began`, or on `changed` when nothing is cached, and
+    /// The initial position is `initialPosition`'s latest value (followed for as long as the
+    /// result is subscribed), read on `began`, or on `changed` when nothing is cached, and
     /// forgotten on any other state; the cache belongs to one subscription.
     public func translation(addedTo initialPosition: MotionObservable<Point>,
                             in element: Element = .screen) -> MotionObservable<Point> {
-        translation(addedTo: { initialPosition._read() }, in: element)
+        _latestValue(of: initialPosition) { latest in self.translation(addedTo: latest, in: element) }
     }
 
     /// The same, reading a property directly.

@@ -9,6 +9,7 @@ import MotionStreams
 /// to the frame's time; a host that wants time-based decisions without a frame (end of input)
 /// calls `advance(to:)` (`PointerDispatcher.advance(to:)` / `finish()` do it for all).
 open class GestureRecognizer {
+    /// The element pointers must go down in to be tracked; values are converted into it on request.
     public let element: Element
     /// A disabled recognizer takes no new pointers. Disabling it drops the pointers it tracks:
     /// an active gesture is cancelled (listeners see `cancelled`), anything else silently
@@ -20,8 +21,10 @@ open class GestureRecognizer {
             reset()
         }
     }
-    /// The current snapshot; `value.state` is the recognizer state.
-    public internal(set) var value: GestureValue
+    /// The current snapshot; `value.state` is the recognizer state. Subclasses update its
+    /// geometry in `process(t:)` and report a new state with `write(state:)`, which notifies.
+    public var value: GestureValue
+    /// The recognizer state (`value.state`).
     public var state: GestureState { value.state }
 
     /// Tracked pointers in touch-down order, as of the end of the current frame.
@@ -48,6 +51,7 @@ open class GestureRecognizer {
 
     private var listeners = ListenerList<(GestureValue) -> Void>()
 
+    /// A recognizer of `kind` watching pointers that go down inside `element`.
     public init(kind: GestureKind, element: Element) {
         self.element = element
         value = GestureValue(kind: kind)
@@ -242,15 +246,18 @@ open class GestureRecognizer {
         for requirement in failureRequirements { requirement.recognizer.removeListener(requirement.listener) }
     }
 
+    /// Calls `call` with the snapshot on every state write; returns the id that removes it.
     @discardableResult
     public func addListener(_ call: @escaping (GestureValue) -> Void) -> Int {
         listeners.add(call)
     }
 
+    /// Removes a listener by the id `addListener` returned.
     public func removeListener(_ id: Int) {
         listeners.remove(id)
     }
 
+    /// How many listeners are registered (gesture streams add one per subscription).
     public var listenerCount: Int { listeners.count }
 
     /// Centroid of the tracked pointers (screen space); `.zero` with none.

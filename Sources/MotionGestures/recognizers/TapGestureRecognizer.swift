@@ -35,9 +35,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
     /// Tolerance on time comparisons, so that decimal timestamps (0.1 + 0.3) compare as written.
     static let timeTolerance = 1e-9
 
+    /// How many taps make a recognition.
     public let taps: Int
+    /// Seconds each tap may last, down to lift (inclusive).
     public let maxDuration: Double
+    /// Screen units each pointer may move from where it went down (inclusive).
     public let maxMovement: Double
+    /// Seconds from a tap's lift within which the next tap must start.
     public let interval: Double
 
     private var tapsCounted = 0

@@ -17,8 +17,11 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
     /// Default `maxPointers`: no limit; pointers beyond `maxPointers` are not tracked.
     public static let defaultMaxPointers = Int.max
 
+    /// Length the translation must exceed (strictly) to begin.
     public let threshold: Double
+    /// Pointers needed before movement counts.
     public let minPointers: Int
+    /// Pointers tracked at most; later ones are ignored.
     public let maxPointers: Int
     private var reference = Point.zero
     private var tracker = VelocityTracker()

@@ -2,8 +2,9 @@ import MotionStreams
 
 /// A stream of a recognizer's snapshots (seed 003, object connection): one at subscription,
 /// then one on every state write, every `changed` frame included. Channel order:
-/// `state(active)` when the gesture becomes active, `next(snapshot)`, then `state(atRest)`
-/// when it comes to rest. States are reported on change only.
+/// `state(active)` before every snapshot of an active gesture (began, changed), `next(snapshot)`,
+/// then `state(atRest)` after every snapshot of a gesture at rest, as Material Motion's gesture
+/// source does: a late subscriber to a derived stream learns the state from the next snapshot.
 public func gestureSource(_ recognizer: GestureRecognizer) -> MotionObservable<GestureValue> {
     MotionObservable { observer in
         let connection = GestureConnection(subscribedTo: recognizer, observer: observer)
@@ -17,7 +18,6 @@ private final class GestureConnection {
     private var recognizer: GestureRecognizer?
     private let observer: MotionObserver<GestureValue>
     private var listenerID: Int?
-    private var lastState: MotionState?
 
     init(subscribedTo recognizer: GestureRecognizer, observer: MotionObserver<GestureValue>) {
         self.recognizer = recognizer
@@ -35,15 +35,9 @@ private final class GestureConnection {
     }
 
     private func propagate(_ value: GestureValue) {
-        let state = value.state.motionState
-        if state == .active && lastState != .active {
-            lastState = .active
-            observer.state(.active)
-        }
+        let isActive = value.state.motionState == .active
+        if isActive { observer.state(.active) }
         observer.next(value)
-        if state == .atRest && lastState != .atRest {
-            lastState = .atRest
-            observer.state(.atRest)
-        }
+        if !isActive { observer.state(.atRest) }
     }
 }

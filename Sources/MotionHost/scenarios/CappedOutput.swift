@@ -7,16 +7,25 @@ import MotionStreams
 final class CappedOutput: MotionOutput {
     private let collected = CollectedOutput()
     let maxLines: Int
+    /// Bytes of lines kept at most (0 = no bound): a few huge lines are as bad as many.
+    let maxBytes: Int
+    private var bytes = 0
     private(set) var overflowed = false
+    /// Whether it was the byte bound that was reached.
+    private(set) var overflowedBytes = false
     var onOverflow: (() -> Void)?
 
-    init(maxLines: Int) { self.maxLines = maxLines }
+    init(maxLines: Int, maxBytes: Int = 0) {
+        self.maxLines = maxLines
+        self.maxBytes = maxBytes
+    }
 
     var lines: [String] { collected.lines }
 
     func emit(t: Double, name: String, value: MotionValue) {
         guard admit() else { return }
         collected.emit(t: t, name: name, value: value)
+        bytes += collected.lines.last?.utf8.count ?? 0
     }
 
     func emit(t: Double, name: String, state: MotionState) {
@@ -32,9 +41,10 @@ final class CappedOutput: MotionOutput {
     func log(_ line: String) {}
 
     private func admit() -> Bool {
-        if collected.lines.count < maxLines { return true }
+        if collected.lines.count < maxLines, maxBytes == 0 || bytes < maxBytes { return true }
         if !overflowed {
             overflowed = true
+            overflowedBytes = collected.lines.count < maxLines
             onOverflow?()
         }
         return false

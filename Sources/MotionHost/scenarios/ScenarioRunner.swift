@@ -14,6 +14,8 @@ public struct ScenarioOptions: Sendable {
     public var update: Bool
     /// Output lines one scenario may write; more fails it (its lines are not Lua memory).
     public var maxOutputLines: Int
+    /// Run scripts in the restricted standard library (`LuaRuntime(sandbox:)`); `--trusted` lifts it.
+    public var sandbox = true
 
     public static let defaultTimeout = 10.0
     public static let defaultMemoryLimit = 256 << 20
@@ -32,7 +34,7 @@ public struct ScenarioOptions: Sendable {
 }
 
 /// Runs scenarios in parallel. Runtimes share nothing (one Lua state each, used by one thread
-/// only; the binding table is registered thread-safely), so workers just take the next
+/// only; bindings are immutable values each runtime indexes itself), so workers just take the next
 /// scenario from a shared index. A failing scenario never stops the others.
 public enum ScenarioRunner {
     /// Results in the order of `scenarios`. `progress` is called (under a lock, from worker
@@ -133,10 +135,16 @@ public enum ScenarioRunner {
     /// The script's output over the events, under the time limit and memory cap.
     static func output(of script: String, events: String, options: ScenarioOptions) throws -> [String] {
         let source = try Runner.openEvents(path: events)
-        let output = CappedOutput(maxLines: options.maxOutputLines)
-        let runtime = try LuaRuntime(scriptPath: script, output: output, memoryLimit: options.memoryLimit)
+        // The kept lines are Swift memory: bounded by the memory limit too.
+        let output = CappedOutput(maxLines: options.maxOutputLines, maxBytes: options.memoryLimit)
+        let runtime = try LuaRuntime(scriptPath: script, output: output, memoryLimit: options.memoryLimit,
+                                     sandbox: options.sandbox)
         defer { runtime.close() }
-        let tooMuch = ScriptError(.memory, "\(script): the output exceeded \(options.maxOutputLines) lines")
+        var tooMuch: ScriptError {
+            ScriptError(.memory, output.overflowedBytes
+                ? "\(script): the output exceeded \(options.memoryLimit) bytes of lines"
+                : "\(script): the output exceeded \(options.maxOutputLines) lines")
+        }
         // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
         output.onOverflow = { [unowned runtime] in
             runtime.setTimeout(1e-9)

@@ -40,7 +40,8 @@ public final class ReloadingPipeline {
         let candidate: LuaRuntime
         let staged = StagedOutput(output)
         do {
-            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit)
+            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit,
+                                       sandbox: options.sandbox)
         } catch let error as ScriptError {
             failedLoads += 1
             return .failure(error)
@@ -52,7 +53,7 @@ public final class ReloadingPipeline {
         candidate.actions = ActionSession(host: options.actions)
         candidate.setTimeout(options.timeout)
         do {
-            try candidate.load()
+            try candidate.load(arguments: options.scriptArguments)
         } catch {
             attemptedFiles = candidate.requiredFiles
             candidate.close()

@@ -49,6 +49,9 @@ public final class WatchSession {
 
     public func run() throws {
         defer { pipeline.close() }
+        // SIGINT/SIGTERM wake the wait (when the command catches them).
+        Interruption.wake(watcher.wakeDescriptor)
+        defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
         // Watch before the first load, so an edit saved while it loads is not missed.
         watcher.setFiles([pipeline.options.scriptPath] + eventFiles)
@@ -68,21 +71,26 @@ public final class WatchSession {
     /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
     public func runLive(_ device: FrameSourceWithTimeout) throws -> String {
         defer { pipeline.close() }
+        Interruption.wake(watcher.wakeDescriptor)
+        defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
         watcher.setFiles([pipeline.options.scriptPath])
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
         while true {
+            var interrupted = false
             if let reason = try device.nextFrame(timeout: 0.02, handle: { frame in
                 do {
-                    try pipeline.handle(frame)
+                    if let runtime = pipeline.runtime {
+                        try Runner.bounded(pipeline.options, runtime) { try pipeline.handle(frame) }
+                    }
                 } catch let error as ScriptError {
-                    diagnostics("error: \(error.message)")
-                    diagnostics("-- waiting for \(scriptName) to change --")
+                    interrupted = report(error)
                 }
             }) {
                 return reason
             }
+            if interrupted { return "stopped" }
             switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
             case .stopped: return "stopped"
             case .changed:
@@ -112,12 +120,30 @@ public final class WatchSession {
 
     /// Loads the script afresh; on failure reports it and keeps the previous version.
     private func load() -> Bool {
-        guard case .failure(let error) = pipeline.reload() else { return true }
+        let result = bounded { pipeline.reload() }
+        guard case .failure(let error) = result else { return true }
         diagnostics("error: \(error.message)")
+        if Interruption.isRequested { return false }  // the session ends: nothing to wait for
         diagnostics(pipeline.loads > 0
                     ? "-- \(scriptName) did not load; the previous version keeps running --"
                     : "-- waiting for \(scriptName) to change --")
         return false
+    }
+
+    /// Reports an error that stopped the running version; true when an interruption caused it
+    /// (the session ends).
+    private func report(_ error: ScriptError) -> Bool {
+        (pipeline.output as? JSONLinesOutput)?.flush()
+        diagnostics("error: \(error.message)")
+        if Interruption.isRequested { return true }
+        diagnostics("-- waiting for \(scriptName) to change --")
+        return false
+    }
+
+    /// One load or replay under the watchdog (the Lua hook is set by the pipeline).
+    private func bounded<T>(_ body: () throws -> T) rethrows -> T {
+        guard let watchdog = pipeline.options.watchdog else { return try body() }
+        return try watchdog.bounding(body)
     }
 
     /// Replays the events from the start (when there are events).
@@ -126,26 +152,9 @@ public final class WatchSession {
         guard let path = pipeline.options.eventsPath else { return }
         let source = try Runner.openEvents(path: path, options: pipeline.options.input)
         do {
-            try pipeline.replay(source, shouldStop: { [watcher] in watcher.isStopRequested })
+            try bounded { try pipeline.replay(source, shouldStop: { [watcher] in watcher.isStopRequested }) }
         } catch let error as ScriptError {
-            (pipeline.output as? JSONLinesOutput)?.flush()
-            diagnostics("error: \(error.message)")
-            diagnostics("-- waiting for \(scriptName) to change --")
+            _ = report(error)
         }
-    }
-}
-
-/// Routes SIGINT and SIGTERM to a watcher's wake pipe, so `run --watch` ends cleanly (exit 0).
-public enum WatchSignals {
-    nonisolated(unsafe) private static var wakeDescriptor: Int32 = -1
-
-    public static func stopOnSignals(_ session: WatchSession) {
-        wakeDescriptor = session.watcher.wakeDescriptor
-        let handler: @convention(c) (Int32) -> Void = { _ in
-            var byte: UInt8 = 1
-            _ = write(WatchSignals.wakeDescriptor, &byte, 1)
-        }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
     }
 }

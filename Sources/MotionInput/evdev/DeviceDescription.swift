@@ -49,10 +49,14 @@ public struct DeviceDescription: Sendable, Equatable {
         codes[type, default: []].insert(code)
     }
 
-    /// Sets the codes of `type` from a kernel bitmap (bit n of byte n/8 = code n).
+    /// Codes are 16-bit: a bitmap longer than this says nothing more.
+    public static let maxBitmapBytes = 8192
+
+    /// Sets the codes of `type` from a kernel bitmap (bit n of byte n/8 = code n); bytes past
+    /// `maxBitmapBytes` are ignored (readers of files report them as errors first).
     public mutating func setBits(type: UInt16, bitmap: [UInt8]) {
         var set = Set<UInt16>()
-        for (i, byte) in bitmap.enumerated() where byte != 0 {
+        for (i, byte) in bitmap.prefix(Self.maxBitmapBytes).enumerated() where byte != 0 {
             for bit in 0..<8 where byte & (1 << bit) != 0 { set.insert(UInt16(i * 8 + bit)) }
         }
         if type == EV.SYN {

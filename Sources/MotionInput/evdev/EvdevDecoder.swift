@@ -9,7 +9,7 @@ import MotionGestures
 /// - multi-touch protocol A (contacts separated by `SYN_MT_REPORT`, no ids): contacts are matched to
 ///   the previous frame's by nearest neighbour (closest pairs first, pairs further apart than a fifth
 ///   of the axis diagonal never match); unmatched old contacts lift, unmatched new ones go down with a
-///   fresh id from a counter.
+///   fresh id from a counter. Size-0 contacts are not touches, and `BTN_TOUCH` 0 lifts them all.
 /// - single-touch devices (`ABS_X/Y` + `BTN_TOUCH`), ignored when the device has multi-touch axes so
 ///   the kernel's single-touch emulation is not counted twice.
 /// - relative pointers (`REL_X/Y` + `BTN_LEFT`): the position is accumulated from a start point
@@ -20,12 +20,18 @@ import MotionGestures
 /// description (raw bytes) reveal its protocol frame by frame. `SYN_DROPPED` discards everything up to
 /// and including the next `SYN_REPORT`; state then resynchronizes from the following frames (a tracking
 /// id that changed across the gap is a lift plus a new touch; nothing is invented).
+///
+/// Time: seconds from the first event, computed without overflow; going backwards or spanning
+/// `InputTime.maxSpan` or more is an error at its place (`strict`), while live devices hold time.
 public final class EvdevDecoder {
     /// A decoding problem at the source position (`place`: line number or byte offset) of the event.
     public struct Failure: Error, Equatable {
         public let message: String
         public let place: Int
     }
+
+    /// The most events one frame may hold.
+    public static let maxFrameEvents = 65_536
 
     public let device: DeviceDescription
     /// Events whose type the kernel does not define: ignored, counted here.
@@ -34,6 +40,8 @@ public final class EvdevDecoder {
     public private(set) var droppedCount = 0
     /// Frames delivered so far (not counting the final cancel frame).
     public private(set) var frameCount = 0
+    /// Protocol B slots that hold state (tests: state is sized by what the input uses).
+    var slotsInUse: Int { slots.count }
 
     private let strict: Bool
     private let describedBySource: Bool
@@ -92,10 +100,11 @@ public final class EvdevDecoder {
             relative = RelativePointer(start: (0, 0), bounds: nil)
         }
         if let rx = a[ABS.MT_POSITION_X] ?? a[ABS.X], let ry = a[ABS.MT_POSITION_Y] ?? a[ABS.Y], rx.maximum > rx.minimum, ry.maximum > ry.minimum {
-            let w = Int64(rx.maximum) - Int64(rx.minimum), h = Int64(ry.maximum) - Int64(ry.minimum)
+            // In doubles: two full 32-bit ranges squared do not fit 64-bit integers.
+            let w = Double(rx.maximum) - Double(rx.minimum), h = Double(ry.maximum) - Double(ry.minimum)
             contacts = ProtocolAContacts(maxJumpSquared: (w * w + h * h) / 25)
         } else {
-            contacts = ProtocolAContacts(maxJumpSquared: .max)
+            contacts = ProtocolAContacts(maxJumpSquared: .infinity)
         }
         // Slots mean protocol B. Protocol A is learned from its SYN_MT_REPORTs instead of from the
         // description: a partial description (a recording made from a pipe) must not mislead.
@@ -108,24 +117,33 @@ public final class EvdevDecoder {
             maxSlot = Int(slotInfo.maximum)
             currentSlot = min(max(Int(slotInfo.value), 0), maxSlot)
         }
-        slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot,
-                               slotCount: protocolMT == .b ? maxSlot + 1 : 1)
+        // Slot state is created as slots are used, never from the maximum the header claims.
+        slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot)
         pending.reserveCapacity(64)
         out.reserveCapacity(16)
     }
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes one that changed a pointer.
     public func feed(_ e: InputEventRecord, place: Int) throws -> Frame? {
+        // Events of unknown types are not data: their time is ignored with them.
+        guard EV.isKnownType(e.type) else {
+            unknownEventCount += 1
+            return nil
+        }
         if !started {
             started = true
             firstSec = e.sec
             firstUsec = e.usec
         }
-        // Whole microseconds first, so t is the correctly rounded decimal (0.204983, not 0.20498300000000003).
-        lastT = Double((e.sec &- firstSec) &* 1_000_000 &+ (e.usec &- firstUsec)) / 1_000_000
-        guard EV.isKnownType(e.type) else {
-            unknownEventCount += 1
-            return nil
+        let t = InputTime.seconds(sec: e.sec, usec: e.usec, sinceSec: firstSec, usec: firstUsec)
+        if let problem = InputTime.problem(t, after: lastT) {
+            // Files: an error at its place, as in every format. Live devices: a clock that stepped
+            // back (or a corrupt timestamp) holds time where it was, so output stays in order.
+            if strict || !t.isFinite || abs(t) >= InputTime.maxSpan {
+                throw Failure(message: problem, place: place)
+            }
+        } else {
+            lastT = t
         }
         switch e.type {
         case EV.SYN:
@@ -142,6 +160,12 @@ public final class EvdevDecoder {
                     isDropping = false
                     return nil
                 }
+                if frameCount == 0 {
+                    // t counts from the first frame, so it is at t = 0 whatever came before it.
+                    firstSec = e.sec
+                    firstUsec = e.usec
+                    lastT = 0
+                }
                 return try commit()
             case SYN.MT_REPORT:
                 break
@@ -154,6 +178,10 @@ public final class EvdevDecoder {
             return nil
         }
         if !isDropping {
+            // Frames are bounded so memory is: no device sends this many events between reports.
+            guard pending.count < Self.maxFrameEvents else {
+                throw Failure(message: "more than \(Self.maxFrameEvents) events without a SYN_REPORT", place: place)
+            }
             pending.append(PendingEvent(type: e.type, code: e.code, value: e.value, place: place))
         }
         return nil
@@ -174,7 +202,9 @@ public final class EvdevDecoder {
 
     private func commit() throws -> Frame? {
         out.removeAll(keepingCapacity: true)
+        let (wasMT, wasAbs) = (protocolMT, sawAbs)
         if protocolMT == .none || !sawAbs {
+            let hasMTReport = pending.contains { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }
             for p in pending where p.type == EV.ABS || (p.type == EV.SYN && p.code == SYN.MT_REPORT) {
                 sawAbs = true
                 if protocolMT != .none { break }
@@ -184,14 +214,19 @@ public final class EvdevDecoder {
                     protocolMT = .b
                 } else if ABS.isMultiTouch(p.code) {
                     // Keep looking: a SYN_MT_REPORT later in the frame means protocol A.
-                    if !pending.contains(where: { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }) { protocolMT = describedA ? .a : .b }
+                    if !hasMTReport { protocolMT = describedA ? .a : .b }
                 }
             }
         }
+        // A source that turns out to be multi-touch (or absolute) after all: the pointer the
+        // single-touch (or relative) reading had down is cancelled before the new protocol's, so no
+        // id is ever down twice.
+        if wasMT == .none, protocolMT != .none { singleTouch.cancelAll(emit: emitST) }
+        if !describedBySource, !wasAbs, sawAbs { relative.cancelAll(emit: emitRelative) }
         let checkMT = { (place: Int) throws in _ = try self.mapping(self.mtMap, "ABS_MT_POSITION_X/Y", place: place) }
         switch protocolMT {
         case .b:
-            try slots.commit(pending, strict: strict && !resyncing, emit: emitMT, checkMapping: checkMT)
+            try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, emit: emitMT, checkMapping: checkMT)
         case .a:
             try contacts.commit(pending, nextId: &nextId, emit: emitMT, checkMapping: checkMT)
         case .none:

@@ -37,18 +37,19 @@ struct ByteScanner {
             i += 1
         }
         if radix == 16, i + 1 < bytes.count, bytes[i] == 48, bytes[i + 1] | 0x20 == 120 { i += 2 }  // 0x
+        // Accumulated with the sign, so Int64.min reads too.
         var value: Int64 = 0
         var digits = 0
         while i < bytes.count, let d = Self.digit(bytes[i], radix: radix) {
             let (m, o1) = value.multipliedReportingOverflow(by: radix)
-            let (s, o2) = m.addingReportingOverflow(d)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
             if o1 || o2 { return nil }
             value = s
             digits += 1
             i += 1
         }
         guard digits > 0 else { return nil }
-        return negative ? -value : value
+        return value
     }
 
     /// Digits after a decimal point, as an integer in units of 10^-`places` (truncated or padded).
@@ -68,6 +69,7 @@ struct ByteScanner {
     /// The rest of the line without surrounding spaces.
     mutating func rest() -> String {
         skipSpaces()
+        i = min(i, bytes.count)  // a cursor set past the end (a key without its ':') reads as empty
         var end = bytes.count
         while end > i, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
         defer { i = bytes.count }

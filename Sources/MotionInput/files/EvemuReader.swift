@@ -6,8 +6,12 @@ public final class EvemuReader: EvdevFileSource {
     private let reader: LineReader
     private var firstEvent: (event: InputEventRecord, place: Int)?
 
-    public init(path: String, options: EventFileOptions = EventFileOptions()) throws {
-        reader = try LineReader(path: path)
+    public convenience init(path: String, options: EventFileOptions = EventFileOptions()) throws {
+        try self.init(input: InputBytes(path: path), options: options)
+    }
+
+    init(input: InputBytes, options: EventFileOptions = EventFileOptions()) throws {
+        reader = LineReader(input: input)
         var device = DeviceDescription()
         var bitmaps: [UInt16: [UInt8]] = [:]
         var properties: [UInt8] = []
@@ -31,14 +35,20 @@ public final class EvemuReader: EvdevFileSource {
                     guard ids.count == 4, s.atEndOrComment() else { failure = "malformed evemu line: expected 'I: bus vendor product version' (hex)"; return }
                     (device.bus, device.vendor, device.product, device.version) = (ids[0], ids[1], ids[2], ids[3])
                 } else if line.hasPrefix("P:") {
-                    while let v = s.integer(radix: 16), v >= 0, v <= 0xff { properties.append(UInt8(v)) }
-                    guard s.atEndOrComment() else { failure = "malformed evemu line: expected 'P:' followed by hex bytes"; return }
+                    guard let bytes = Self.hexBytes(&s) else { failure = "malformed evemu line: expected 'P:' followed by hex bytes (00 to ff)"; return }
+                    properties.append(contentsOf: bytes)
+                    // Properties are numbered like codes: more bytes than a bitmap can hold mean nothing.
+                    guard properties.count <= DeviceDescription.maxBitmapBytes else {
+                        failure = "evemu 'P:' lines hold more than \(DeviceDescription.maxBitmapBytes) bytes"; return
+                    }
                 } else if line.hasPrefix("B:") {
                     guard let type = s.integer(radix: 16), type >= 0, type < 0x20 else { failure = "malformed evemu line: expected 'B: type bytes...' (hex)"; return }
-                    var bytes: [UInt8] = []
-                    while let v = s.integer(radix: 16), v >= 0, v <= 0xff { bytes.append(UInt8(v)) }
-                    guard s.atEndOrComment() else { failure = "malformed evemu line: expected 'B: type bytes...' (hex)"; return }
+                    guard let bytes = Self.hexBytes(&s) else { failure = "malformed evemu line: expected 'B: type bytes...' (hex bytes 00 to ff)"; return }
                     bitmaps[UInt16(type), default: []].append(contentsOf: bytes)
+                    // Codes are 16-bit, so a longer bitmap cannot be a device's.
+                    guard bitmaps[UInt16(type)]!.count <= DeviceDescription.maxBitmapBytes else {
+                        failure = "evemu 'B:' lines for type \(type) hold more than \(DeviceDescription.maxBitmapBytes) bytes (codes are 16-bit)"; return
+                    }
                 } else if line.hasPrefix("A:") {
                     guard let code = s.integer(radix: 16), code >= 0, code < 0x40 else { failure = Self.absSyntax; return }
                     var values: [Int32] = []
@@ -63,6 +73,16 @@ public final class EvemuReader: EvdevFileSource {
         }
         if let first { firstEvent = (first.0, reader.lineNumber) }
         super.init(path: path, decoder: EvdevDecoder(device: device, options: options))
+    }
+
+    /// Hex bytes to the end of the line (or a comment); nil when one is not a byte.
+    static func hexBytes(_ s: inout ByteScanner) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while !s.atEndOrComment() {
+            guard let v = s.integer(radix: 16), v >= 0, v <= 0xff else { return nil }
+            bytes.append(UInt8(v))
+        }
+        return bytes
     }
 
     static let eventSyntax = "malformed evemu event: expected 'E: sec.usec type code value' (type and code hex, value decimal)"

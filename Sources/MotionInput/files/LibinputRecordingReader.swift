@@ -14,21 +14,33 @@ public final class LibinputRecordingReader: EvdevFileSource {
     private var inEvdevBlock = false
     private var done = false
 
-    public init(path: String, options: EventFileOptions = EventFileOptions()) throws {
-        reader = try LineReader(path: path)
+    public convenience init(path: String, options: EventFileOptions = EventFileOptions()) throws {
+        try self.init(input: InputBytes(path: path), options: options)
+    }
+
+    init(input: InputBytes, options: EventFileOptions = EventFileOptions()) throws {
+        let reader = LineReader(input: input)
+        self.reader = reader
         var header = Header()
         while true {
             var failure: String?
             let more: Void? = try reader.nextLine { line in
-                do { try header.consume(line) } catch let f as Header.Failure { failure = f.message }
+                do { try header.consume(line, number: reader.lineNumber) } catch let f as Header.Failure { failure = f.message }
             }
             if let failure { throw InputError(file: reader.path, line: reader.lineNumber, failure) }
-            if more == nil || header.chosen != nil { break }
+            if more == nil {
+                if header.sawDevices { header.endDevice() }
+                break
+            }
+            if header.chosen != nil { break }
         }
         guard header.sawDevices else {
             throw InputError(file: reader.path, "not a libinput recording: no top-level 'devices:' list (expected the output of 'libinput record')")
         }
         guard let chosen = header.chosen else {
+            if let line = header.pointerDeviceWithoutEvents {
+                throw InputError(file: reader.path, line: line, "device with touch or pointer axes has no 'events:' list")
+            }
             throw InputError(file: reader.path, "libinput recording has no device with touch or pointer axes")
         }
         deviceIndent = header.itemIndent
@@ -47,10 +59,21 @@ public final class LibinputRecordingReader: EvdevFileSource {
         var evdevKey = ""
         var skippingEvents = false
         var chosen: DeviceDescription?
+        var deviceLine = 0
+        var deviceHasEvents = false
+        /// The line of the first device with pointer axes and no `events:` key (a misspelling).
+        var pointerDeviceWithoutEvents: Int?
 
-        mutating func consume(_ line: UnsafeBufferPointer<UInt8>) throws {
-            var indent = 0
-            while indent < line.count, line[indent] == 32 { indent += 1 }
+        /// Ends the device being read: remembers a pointer device that had no events list.
+        mutating func endDevice() {
+            if inDevice, !deviceHasEvents, device.hasPointerAxes, pointerDeviceWithoutEvents == nil {
+                pointerDeviceWithoutEvents = deviceLine
+            }
+            inDevice = false
+        }
+
+        mutating func consume(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws {
+            guard let indent = try LibinputRecordingReader.indentation(line) else { return }
             if indent == line.count || line[indent] == 35 { return }
             let text = UnsafeBufferPointer(rebasing: line[indent...])
             if !sawDevices {
@@ -72,23 +95,28 @@ public final class LibinputRecordingReader: EvdevFileSource {
             }
             if text.hasPrefix("- ") && (itemIndent < 0 || indent == itemIndent) {
                 if itemIndent < 0 { itemIndent = indent }
+                endDevice()
                 device = DeviceDescription()
                 inDevice = true
+                deviceLine = number
+                deviceHasEvents = false
                 skippingEvents = false
                 deviceKey = ""
                 return
             }
-            if indent == 0 && text[0] != 45 {
-                // A top-level key after the device list ends it.
-                inDevice = false
-                return
+            if indent <= itemIndent || indent == 0 {
+                // `libinput record` writes the device list last: anything else here is not its output.
+                throw Failure(message: "unexpected line at column \(indent + 1) in the device list (expected '- node:' items)")
             }
             guard inDevice else { return }
             let keyIndent = itemIndent + 2
             if indent == keyIndent && text[0] != 45 {
                 deviceKey = Self.key(text)
                 evdevKey = ""
-                if deviceKey == "events" && device.hasPointerAxes { chosen = device }
+                if deviceKey == "events" {
+                    deviceHasEvents = true
+                    if device.hasPointerAxes { chosen = device }
+                }
                 return
             }
             guard deviceKey == "evdev", indent > keyIndent else { return }
@@ -147,6 +175,34 @@ public final class LibinputRecordingReader: EvdevFileSource {
         }
     }
 
+    /// Blocks `libinput record` writes in the events list; only `evdev` ones are decoded.
+    static let knownEventItems: Set<String> = ["evdev", "libinput", "hid", "hidraw", "udev"]
+
+    /// `evdev` from `- evdev:` (or the text up to the end for anything else).
+    static func eventItem(_ text: UnsafeBufferPointer<UInt8>) -> String {
+        var start = 1
+        while start < text.count, text[start] == 32 { start += 1 }
+        var end = start
+        while end < text.count, text[end] != 58, text[end] != 32 { end += 1 }
+        let colon = end < text.count && text[end] == 58
+        return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self) + (colon ? "" : "?")
+    }
+
+    /// The number of leading spaces; nil for a blank line. YAML indents with spaces only: a tab in
+    /// the indentation is an error (it would silently move rows out of their block).
+    static func indentation(_ line: UnsafeBufferPointer<UInt8>) throws -> Int? {
+        var indent = 0
+        while indent < line.count, line[indent] == 32 || line[indent] == 9 {
+            if line[indent] == 9 {
+                if line[(indent + 1)...].allSatisfy({ $0 == 32 || $0 == 9 }) { return nil }
+                throw Header.Failure(message: "tab in indentation (YAML indents with spaces)")
+            }
+            indent += 1
+        }
+        if indent == line.count { return nil }
+        return indent
+    }
+
     static let rowSyntax = "malformed libinput event row: expected '- [sec, usec, type, code, value]'"
 
     override func nextEvent() throws -> (event: InputEventRecord, place: Int)? {
@@ -154,19 +210,42 @@ public final class LibinputRecordingReader: EvdevFileSource {
             var failure: String?
             var event: InputEventRecord?
             let more: Void? = try reader.nextLine { line in
-                var indent = 0
-                while indent < line.count, line[indent] == 32 { indent += 1 }
+                let indent: Int
+                do {
+                    guard let found = try Self.indentation(line) else { return }
+                    indent = found
+                } catch let f as Header.Failure {
+                    failure = f.message
+                    return
+                }
                 if indent == line.count || line[indent] == 35 { return }
                 let text = UnsafeBufferPointer(rebasing: line[indent...])
-                if indent <= deviceIndent || (indent == deviceIndent + 2 && text[0] != 45) {
-                    done = true  // the next device, a top-level key, or another key of this device
+                if indent == deviceIndent, text.hasPrefix("- ") {
+                    done = true  // the next device
+                    return
+                }
+                if indent <= deviceIndent {
+                    failure = "unexpected line at column \(indent + 1) in the events (expected '- evdev:' items of '[sec, usec, type, code, value]' rows)"
+                    return
+                }
+                if indent == deviceIndent + 2 && text[0] != 45 {
+                    done = true  // another key of this device
                     return
                 }
                 if indent == deviceIndent + 2 {
-                    inEvdevBlock = text.hasPrefix("- evdev:")
+                    let item = Self.eventItem(text)
+                    guard Self.knownEventItems.contains(item) else {
+                        failure = "unknown item '\(item)' in the events (expected '- evdev:')"
+                        return
+                    }
+                    inEvdevBlock = item == "evdev"
                     return
                 }
-                guard inEvdevBlock, text.hasPrefix("- [") else { return }
+                guard inEvdevBlock else { return }
+                guard text.hasPrefix("- [") else {
+                    failure = Self.rowSyntax
+                    return
+                }
                 var s = ByteScanner(text, at: 3)
                 guard let sec = s.integer(), s.take(44), let usec = s.integer(), s.take(44),
                       let type = s.integer(), type >= 0, type <= 0xffff, s.take(44),

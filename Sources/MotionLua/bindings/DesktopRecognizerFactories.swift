@@ -79,6 +79,7 @@ extension Options {
         }
         for other in try recognizers("requireToFail") ?? [] {
             guard other !== recognizer else { throw LuaBindingError("\(function): a recognizer cannot wait for itself to fail") }
+            try RecognizerFactories.addRequirement(call, function)
             recognizer.require(toFail: other)
         }
         recognizer.isEnabled = try bool("enabled") ?? true

@@ -4,7 +4,7 @@ import MotionStreams
 /// Gesture values in Lua: fields `state`, `pointers`, `kind`, `t`, `taps` (tap gestures); methods `location(E)`,
 /// `translation(E)`, `rotation()`, `scale()`, `velocity(E)`.
 enum GestureMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         ("location", BindingTable.register("location") { call in
             LuaConversion.pushPoint(try gesture(call).location(in: try call.element(2)), on: call.lua)
             return 1

@@ -8,24 +8,24 @@ import MotionStreams
 /// `centroid(E)`, `velocity(E)`. A value of the wrong kind at event time stops the script with
 /// the `file:line` of the method call.
 enum GestureOperatorMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         ("rotation", BindingTable.register("rotation") { try addedTo($0, kind: .rotation) }),
         ("scale", BindingTable.register("scale") { try addedTo($0, kind: .scale) }),
         ("whenRecognitionState", BindingTable.register("whenRecognitionState") { call in
             if call.lua.isTable(2) { return try whenRecognitionStateIsAnyOf(call) }
             let state = try recognitionState(call, 2)
-            return StreamMethods.push(try gestures(call, "whenRecognitionState")
+            return try StreamMethods.push(try gestures(call, "whenRecognitionState")
                 .whenRecognitionState(is: state)._map { MotionValue.gesture($0) }, call)
         }),
         ("whenRecognitionStateIsAnyOf", BindingTable.register("whenRecognitionStateIsAnyOf", whenRecognitionStateIsAnyOf)),
         ("centroid", BindingTable.register("centroid") { call in
             let element = try call.element(2)
-            return StreamMethods.push(try gestures(call, "centroid").centroid(in: element)._map { MotionValue.point($0) }, call)
+            return try StreamMethods.push(try gestures(call, "centroid").centroid(in: element)._map { MotionValue.point($0) }, call)
         }),
         ("velocity", BindingTable.register("velocity") { call in
             // Translation (and tap) gestures: a point per second in E; rotation and scale: a number.
             let element = try call.element(2)
-            return StreamMethods.push(try gestures(call, "velocity")._map { g -> MotionValue in
+            return try StreamMethods.push(try gestures(call, "velocity")._map { g -> MotionValue in
                 g.kind == .rotation || g.kind == .scale ? .number(g.scalarVelocity) : .point(g.velocity(in: element))
             }, call)
         }),
@@ -39,12 +39,12 @@ enum GestureOperatorMethods {
             return typed.source
         }
         let stream = try call.stream(1)
-        let runtime = call.runtime
+        weak let runtime = call.runtime
         let place = call.place
         let expected = kinds.map { $0.map(\.rawValue).joined(separator: " or ") + " gestures" } ?? "gesture values"
         return stream._nextOperator { (value: MotionValue, next: (GestureValue) -> Void) in
             guard case .gesture(let g) = value, kinds?.contains(g.kind) ?? true else {
-                runtime.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
+                runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
                 return
             }
             next(g)
@@ -57,10 +57,11 @@ enum GestureOperatorMethods {
     static func addedTo(_ call: LuaCall, kind: GestureKind) throws -> Int32 {
         let name = kind.rawValue
         let values = try gestures(call, name, kinds: [kind])
-        let read = try StreamMethods.initialValueReader(call, index: 2, expecting: "number")
-        let numbers = kind == .rotation ? values.rotation(addedTo: { read()?.number })
-                                        : values.scale(addedTo: { read()?.number })
-        return StreamMethods.push(numbers._map { MotionValue.number($0) }, call)
+        let numbers = try StreamMethods.initialValue(call, index: 2, expecting: "number") { read in
+            kind == .rotation ? values.rotation(addedTo: { read()?.number })
+                              : values.scale(addedTo: { read()?.number })
+        }
+        return try StreamMethods.push(numbers._map { MotionValue.number($0) }, call)
     }
 
     static func whenRecognitionStateIsAnyOf(_ call: LuaCall) throws -> Int32 {
@@ -78,7 +79,7 @@ enum GestureOperatorMethods {
         guard !states.isEmpty else {
             throw LuaBindingError("whenRecognitionStateIsAnyOf needs at least one state (\(stateNames))")
         }
-        return StreamMethods.push(try gestures(call, "whenRecognitionStateIsAnyOf")
+        return try StreamMethods.push(try gestures(call, "whenRecognitionStateIsAnyOf")
             .whenRecognitionState(isAnyOf: states)._map { MotionValue.gesture($0) }, call)
     }
 

@@ -24,7 +24,7 @@ enum Metatables {
 
     /// A metatable whose `__index` is the methods table, or an `index` binding that gets the
     /// methods table as upvalue 3 (for types with fields too).
-    private static func define(_ type: LuaObjectType, on lua: Lua, index: Int? = nil, newIndex: Int? = nil,
+    private static func define(_ type: LuaObjectType, on lua: Lua, index: Binding? = nil, newIndex: Binding? = nil,
                                pushMethods: () -> Void) {
         luaL_newmetatable(lua.L, type.rawValue)
         pushMethods()
@@ -36,7 +36,7 @@ enum Metatables {
             BindingTable.push(newIndex, on: lua)
             lua.setField("__newindex", in: -2)
         }
-        LuaObject.pushCollector(on: lua)
+        LuaObject.pushCollector(for: type, on: lua)
         lua.setField("__gc", in: -2)
         lua.pop()
     }

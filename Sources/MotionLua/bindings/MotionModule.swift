@@ -5,7 +5,7 @@ import MotionStreams
 
 /// The global `motion` table (also `require "motion"`).
 enum MotionModule {
-    static let functions: [(String, Int)] = [
+    static let functions: [(String, Binding)] = [
         ("element", BindingTable.register("motion.element", element)),
         ("translation", BindingTable.register("motion.translation", translation)),
         ("pan", BindingTable.register("motion.pan", translation)),
@@ -106,7 +106,7 @@ enum MotionModule {
             LuaObject.push(LuaStream(values, gestures: (source, box.recognizer.value.kind)), .stream, on: call.lua)
             return 1
         }
-        return StreamMethods.push(RecognizerFactories.stamped(values, by: box.recognizer, call.runtime), call)
+        return try StreamMethods.push(RecognizerFactories.stamped(values, by: box.recognizer, call.runtime), call)
     }
 
     /// `motion.property(initial [, {keep = "name"}])`. With `keep`, the property starts from
@@ -132,15 +132,16 @@ enum MotionModule {
 
     /// Raw input: one {id, phase, x, y} per pointer change, in input order (inline connection).
     static func pointers(_ call: LuaCall) throws -> Int32 {
-        let dispatcher = call.runtime.dispatcher
+        // Weak: the dispatcher holds the listener, and what it feeds may hold this closure.
+        weak let dispatcher = call.runtime.dispatcher
         let source = MotionObservable<MotionValue> { observer in
-            let id = dispatcher.addPointerListener { event in
-                observer.next(.object([("id", .number(Double(event.id))), ("phase", .string(event.phase.rawValue)),
+            guard let id = dispatcher?.addPointerListener({ event in
+                observer.next(.object([("id", .integer(event.id)), ("phase", .string(event.phase.rawValue)),
                                        ("x", .number(event.x)), ("y", .number(event.y))]))
-            }
-            return { dispatcher.removePointerListener(id) }
+            }) else { return {} }
+            return { dispatcher?.removePointerListener(id) }
         }
-        return StreamMethods.push(source, call)
+        return try StreamMethods.push(source, call)
     }
 
     static func emit(_ call: LuaCall) throws -> Int32 {

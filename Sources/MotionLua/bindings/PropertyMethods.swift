@@ -1,6 +1,6 @@
 /// `p:read()` and `p:write(v)`; properties have every stream method too.
 enum PropertyMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         ("read", BindingTable.register("read", read)),
         ("write", BindingTable.register("write", write)),
     ]
@@ -9,7 +9,7 @@ enum PropertyMethods {
 
     static func read(_ call: LuaCall) throws -> Int32 {
         let box: LuaProperty = try call.object(1, .property)
-        LuaConversion.push(box.property.read(), on: call.lua)
+        try LuaConversion.push(box.property.read(), on: call.lua)
         return 1
     }
 
@@ -22,6 +22,7 @@ enum PropertyMethods {
     /// Writes with a guard: a property written, through its own subscriptions, more than
     /// `maxWriteDepth` times within one write is a loop, reported instead of overflowing.
     static func write(_ value: MotionValue, to box: LuaProperty, _ runtime: LuaRuntime, _ place: String) {
+        guard !runtime.isClosed, runtime.hasStackLeft(place) else { return }
         guard box.writeDepth < maxWriteDepth else {
             runtime.fail(.runtime, "\(place) a property is written from its own subscription in a loop")
             return

@@ -12,14 +12,27 @@ import MotionStreams
 /// recognized. Every recognizer kind can wait (`GestureRecognizer.require(toFail:)`): a pinch
 /// and a 2-finger swipe, or a swipe and a hold, are made exclusive so.
 enum RecognizerFactories {
-    static let functions: [(String, Int)] = [
+    static let functions: [(String, Binding)] = [
         ("rotation", BindingTable.register("motion.rotation") { try pair($0, kind: .rotation) }),
         ("scale", BindingTable.register("motion.scale") { try pair($0, kind: .scale) }),
         ("tap", BindingTable.register("motion.tap", tap)),
         ("tapSource", BindingTable.register("motion.tapSource", tapSource)),
     ]
 
-    static let recognizerMethods: [(String, Int)] = [
+    /// The most require-to-fail relations one script may make. A recognizer's decision runs
+    /// the listeners of every tap waiting on it, recursively, and releasing a chain of them
+    /// recurses too: a bound on the relations bounds the depth of both.
+    static let maxRequirements = 256
+
+    /// Counts one more relation against `maxRequirements`.
+    static func addRequirement(_ call: LuaCall, _ function: String) throws {
+        guard call.runtime.requirementCount < maxRequirements else {
+            throw LuaBindingError("\(function): more than \(maxRequirements) require-to-fail relations in one script")
+        }
+        call.runtime.requirementCount += 1
+    }
+
+    static let recognizerMethods: [(String, Binding)] = [
         ("requireToFail", BindingTable.register("requireToFail", requireToFail)),
     ]
 
@@ -55,6 +68,7 @@ enum RecognizerFactories {
         let box: RecognizerBox = try call.object(1, .recognizer)
         let other: RecognizerBox = try call.object(2, .recognizer)
         guard other.recognizer !== box.recognizer else { throw LuaBindingError("requireToFail: a recognizer cannot wait for itself to fail") }
+        try addRequirement(call, "requireToFail")
         box.recognizer.require(toFail: other.recognizer)
         call.lua.pushValue(at: 1)
         return 1
@@ -69,7 +83,7 @@ enum RecognizerFactories {
         }
         let element: Element? = call.lua.isNoneOrNil(2) ? nil : try call.element(2)
         let locations = MotionGestures.tapSource(tap, in: element)._map { MotionValue.point($0) }
-        return StreamMethods.push(stamped(locations, by: tap, call.runtime), call)
+        return try StreamMethods.push(stamped(locations, by: tap, call.runtime), call)
     }
 
     /// What a recognizer's listeners cause downstream happens at the time of the recognizer's
@@ -79,18 +93,21 @@ enum RecognizerFactories {
     /// callback), keep the current time.
     static func stamped<T>(_ source: MotionObservable<T>, by recognizer: GestureRecognizer,
                            _ runtime: LuaRuntime) -> MotionObservable<T> {
-        let dispatcher = runtime.dispatcher
+        // Weak: the recognizer (owned by the runtime's dispatcher) holds these closures.
+        weak let runtime = runtime
         return MotionObservable { observer in
             var connecting = true
             // The usual case, a value of the frame being handled, takes the short path.
             let subscription = source.subscribe(
                 next: { value in
                     let t = recognizer.value.t
-                    if connecting || t == dispatcher.time || runtime.isTimeSet { observer.next(value) } else { runtime.withTime(t) { observer.next(value) } }
+                    guard let runtime, !connecting, t != runtime.dispatcher.time, !runtime.isTimeSet else { return observer.next(value) }
+                    runtime.withTime(t) { observer.next(value) }
                 },
                 state: { state in
                     let t = recognizer.value.t
-                    if connecting || t == dispatcher.time || runtime.isTimeSet { observer.state(state) } else { runtime.withTime(t) { observer.state(state) } }
+                    guard let runtime, !connecting, t != runtime.dispatcher.time, !runtime.isTimeSet else { return observer.state(state) }
+                    runtime.withTime(t) { observer.state(state) }
                 })
             connecting = false
             return { subscription.unsubscribe() }

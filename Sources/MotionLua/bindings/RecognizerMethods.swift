@@ -2,7 +2,7 @@ import MotionGestures
 
 /// Fields of recognizers: `r.state`, `r.kind`, `r.pointers`, `r.enabled` (writable).
 enum RecognizerMethods {
-    static let all: [(String, Int)] = []
+    static let all: [(String, Binding)] = []
 
     static let index = BindingTable.register("__index") { call in
         let box: RecognizerBox = try call.object(1, .recognizer)

@@ -8,7 +8,7 @@ import MotionStreams
 /// with the input time they fall due. Timing functions: "linear", "easeIn", "easeOut",
 /// "easeInOut", or a cubic Bézier `{x1, y1, x2, y2}`.
 enum SourceFactories {
-    static let functions: [(String, Int)] = [
+    static let functions: [(String, Binding)] = [
         ("spring", BindingTable.register("motion.spring", spring)),
         ("tween", BindingTable.register("motion.tween", tween)),
     ]
@@ -32,12 +32,13 @@ enum SourceFactories {
                 initialVelocity = v
             }
             return try MotionStreams.spring(to: to, from: from, initialVelocity: initialVelocity, stiffness: stiffness,
-                                            damping: damping, mass: mass, on: clock)._map(wrap)
+                                            damping: damping, mass: mass, on: clock,
+                                            onFailure: stopRun(call, "motion.spring"))._map(wrap)
         }
         guard let source = try make({ $0.number }, { .number($0) }) ?? make({ $0.point }, { .point($0) }) else {
             throw LuaBindingError("motion.spring: options 'to', 'from' and 'velocity' must all be numbers or all be points {x=, y=}")
         }
-        return StreamMethods.push(onClockTime(source, call.runtime), call)
+        return try StreamMethods.push(onClockTime(source, call.runtime), call)
     }
 
     static func tween(_ call: LuaCall) throws -> Int32 {
@@ -61,12 +62,13 @@ enum SourceFactories {
             let typed = values.compactMap(extract)
             guard typed.count == values.count else { return nil }
             return try MotionStreams.tween(values: typed, duration: duration, offsets: offsets,
-                                           timingFunctions: [timing], on: clock)._map(wrap)
+                                           timingFunctions: [timing], on: clock,
+                                           onFailure: stopRun(call, "motion.tween"))._map(wrap)
         }
         guard let source = try make({ $0.number }, { .number($0) }) ?? make({ $0.point }, { .point($0) }) else {
             throw LuaBindingError("motion.tween: option 'values' must be all numbers or all points {x=, y=}")
         }
-        return StreamMethods.push(onClockTime(source, call.runtime), call)
+        return try StreamMethods.push(onClockTime(source, call.runtime), call)
     }
 
     static func timingFunction(_ value: MotionValue?) throws -> TimingFunction {
@@ -84,18 +86,29 @@ enum SourceFactories {
         }
     }
 
+    /// A source that cannot go on stops the run with an error naming it and where it was made.
+    static func stopRun(_ call: LuaCall, _ name: String) -> (String) -> Void {
+        let place = call.place
+        return { [weak runtime = call.runtime] message in
+            runtime?.fail(.runtime, "\(place) \(name): \(message)")
+        }
+    }
+
     /// Values a source emits from the input clock are stamped with the clock's time; what it
     /// emits at subscription keeps the current time.
     static func onClockTime(_ source: MotionObservable<MotionValue>, _ runtime: LuaRuntime) -> MotionObservable<MotionValue> {
-        let clock = runtime.dispatcher.clock
+        // Weak: the runtime's clock holds these closures while an animation is scheduled.
+        weak let runtime = runtime
         return MotionObservable { observer in
             var connecting = true
             let subscription = source.subscribe(
                 next: { value in
-                    if connecting { observer.next(value) } else { runtime.withTime(clock.now) { observer.next(value) } }
+                    guard let runtime, !connecting else { return observer.next(value) }
+                    runtime.withTime(runtime.dispatcher.clock.now) { observer.next(value) }
                 },
                 state: { state in
-                    if connecting { observer.state(state) } else { runtime.withTime(clock.now) { observer.state(state) } }
+                    guard let runtime, !connecting else { return observer.state(state) }
+                    runtime.withTime(runtime.dispatcher.clock.now) { observer.state(state) }
                 })
             connecting = false
             return { subscription.unsubscribe() }

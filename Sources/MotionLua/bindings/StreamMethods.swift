@@ -4,9 +4,9 @@ import MotionStreams
 /// Methods of streams (and of properties, which are streams too).
 enum StreamMethods {
     /// Every stream method: these, the gesture operators and the value operator catalog.
-    static let all: [(String, Int)] = core + GestureOperatorMethods.all + ValueOperatorMethods.all + CooldownOperatorMethods.all
+    static let all: [(String, Binding)] = core + GestureOperatorMethods.all + ValueOperatorMethods.all + CooldownOperatorMethods.all
 
-    static let core: [(String, Int)] = [
+    static let core: [(String, Binding)] = [
         ("subscribe", BindingTable.register("subscribe", subscribe)),
         ("emit", BindingTable.register("emit", emit)),
         ("map", BindingTable.register("map", map)),
@@ -19,8 +19,32 @@ enum StreamMethods {
         ("translated", BindingTable.register("translated", { try translation($0, name: "translated") })),
     ]
 
-    static func push(_ observable: MotionObservable<MotionValue>, _ call: LuaCall) -> Int32 {
-        LuaObject.push(LuaStream(observable), .stream, on: call.lua)
+    /// The longest chain of operators a stream may be: subscribing, and every value, recurse
+    /// through the whole chain on the native stack, so a longer one is refused when it is made.
+    static let maxChainDepth = 1000
+    /// The most operators one subscription may connect: a stream merged with itself doubles
+    /// at each step, and 30 such steps would connect a billion.
+    static let maxConnections = 100_000
+
+    /// Pushes a stream made by the binding from the streams among its arguments, one operator
+    /// deeper than the deepest of them; refused past `maxChainDepth` or `maxConnections`.
+    static func push(_ observable: MotionObservable<MotionValue>, _ call: LuaCall) throws -> Int32 {
+        var depth = 0
+        var connections = 1
+        if call.argumentCount > 0 {
+            for index in 1...call.argumentCount {
+                guard let input: LuaStream = LuaObject.get(call.lua, at: index, .stream) else { continue }
+                depth = max(depth, input.depth)
+                connections = min(connections + input.connections, maxConnections + 1)
+            }
+        }
+        guard depth < maxChainDepth else {
+            throw LuaBindingError("\(call.name): a chain of more than \(maxChainDepth) stream operators is too deep (every value would recurse through all of them)")
+        }
+        guard connections <= maxConnections else {
+            throw LuaBindingError("\(call.name): this stream would connect more than \(maxConnections) operators per subscription (a stream used several times counts each time)")
+        }
+        LuaObject.push(LuaStream(observable, depth: depth + 1, connections: connections), .stream, on: call.lua)
         return 1
     }
 
@@ -34,9 +58,11 @@ enum StreamMethods {
     static func subscribe(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         if let target: LuaProperty = LuaObject.get(call.lua, at: 2, .property) {
-            let runtime = call.runtime
+            weak let runtime = call.runtime
             let place = call.place
-            return pushSubscription(stream.subscribe(next: { PropertyMethods.write($0, to: target, runtime, place) }), call)
+            return pushSubscription(stream.subscribe(next: { value in
+                if let runtime { PropertyMethods.write(value, to: target, runtime, place) }
+            }), call)
         }
         let onNext = try call.function(2)
         let onState = call.lua.isNoneOrNil(3) ? nil : try call.function(3)
@@ -46,22 +72,34 @@ enum StreamMethods {
         return pushSubscription(subscription, call)
     }
 
-    /// `s:emit(name)`: output lines for values and states.
+    /// `s:emit(name)`: output lines for values and for changes of state. Streams repeat their
+    /// state (a gesture stream says `active` before every value); the output records only
+    /// transitions, so a line with `"state"` always means the state changed.
     static func emit(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         let name = try call.string(2)
-        let runtime = call.runtime
-        let output = runtime.output
+        // Weak (no cycle through the sources' listeners), and silent once the script has ended.
+        weak let runtime = call.runtime
+        let output = call.runtime.output
+        var lastState: MotionState?
         let subscription = stream.subscribe(
-            next: { output.emit(t: runtime.time, name: name, value: $0) },
-            state: { output.emit(t: runtime.time, name: name, state: $0) })
+            next: { value in
+                guard let runtime, !runtime.isClosed else { return }
+                output.emit(t: runtime.time, name: name, value: value)
+            },
+            state: { state in
+                guard let runtime, !runtime.isClosed else { return }
+                guard state != lastState else { return }
+                lastState = state
+                output.emit(t: runtime.time, name: name, state: state)
+            })
         return pushSubscription(subscription, call)
     }
 
     static func map(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         let transform = try call.function(2)
-        return push(stream._nextOperator { value, next in
+        return try push(stream._nextOperator { value, next in
             if let result = transform.call(value) { next(result) }
         }, call)
     }
@@ -69,19 +107,18 @@ enum StreamMethods {
     static func filter(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         let predicate = try call.function(2)
-        return push(stream._filter { predicate.test($0) }, call)
+        return try push(stream._filter { predicate.test($0) }, call)
     }
 
     static func dedupe(_ call: LuaCall) throws -> Int32 {
-        push(try call.stream(1).dedupe(), call)
+        try push(try call.stream(1).dedupe(), call)
     }
 
     static func log(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         let label = try call.optionalString(2) ?? ""
-        let runtime = call.runtime
-        let output = runtime.output
-        return push(stream._nextOperator { value, next in
+        let output = call.runtime.output
+        return try push(stream._nextOperator { value, next in
             output.log((label.isEmpty ? "" : label + " ") + JSONText.value(value))
             next(value)
         }, call)
@@ -89,11 +126,11 @@ enum StreamMethods {
 
     static func component(_ key: KeyPath<Point, Double>, _ name: String, _ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
-        let runtime = call.runtime
+        weak let runtime = call.runtime
         let place = call.place
-        return push(stream._nextOperator { value, next in
+        return try push(stream._nextOperator { value, next in
             guard case .point(let p) = value else {
-                runtime.fail(.runtime, "\(place) \(name)() expects a stream of points, got a \(value.kindName)")
+                runtime?.fail(.runtime, "\(place) \(name)() expects a stream of points, got a \(value.kindName)")
                 return
             }
             next(.number(p[keyPath: key]))
@@ -106,39 +143,36 @@ enum StreamMethods {
     static func translation(_ call: LuaCall, name: String) throws -> Int32 {
         if name == "translation", call.lua.isNoneOrNil(2) || LuaObject.get(call.lua, at: 2, .element) as ElementBox? != nil {
             let element = try call.element(2)
-            return push(try GestureOperatorMethods.gestures(call, name, kinds: [.translation, .tap])
+            return try push(try GestureOperatorMethods.gestures(call, name, kinds: [.translation, .tap])
                 .translation(in: element)._map { MotionValue.point($0) }, call)
         }
         let gestures = try GestureOperatorMethods.gestures(call, name, kinds: [.translation])
-        let read = try initialValueReader(call, index: 2, expecting: "point")
         let element = try call.element(3)
-        let points = gestures.translation(addedTo: { read()?.point }, in: element)
-        return push(points._map { MotionValue.point($0) }, call)
+        let points = try initialValue(call, index: 2, expecting: "point") { read in
+            gestures.translation(addedTo: { read()?.point }, in: element)
+        }
+        return try push(points._map { MotionValue.point($0) }, call)
     }
 
-    /// How an `addedTo` argument is read when a gesture begins: a property is read; any other
-    /// stream is followed for as long as the script runs and its latest value is used.
-    static func initialValueReader(_ call: LuaCall, index: Int32, expecting kind: String) throws -> () -> MotionValue? {
-        let runtime = call.runtime
+    /// Builds an `addedTo` operator from how its argument is read when a gesture begins: a
+    /// property is read; any other stream is followed while the result is subscribed and its
+    /// latest value is used (the Swift operators' `_latestValue`, so both behave the same).
+    static func initialValue<U>(_ call: LuaCall, index: Int32, expecting kind: String,
+                                _ make: @escaping (_ read: @escaping () -> MotionValue?) -> MotionObservable<U>) throws -> MotionObservable<U> {
+        weak let runtime = call.runtime
         let place = call.place
         let check: (MotionValue?) -> MotionValue? = { value in
             guard let value else { return nil }
             let ok = kind == "point" ? value.point != nil : value.number != nil
-            if !ok { runtime.fail(.runtime, "\(place) the initial value is a \(value.kindName), expected a \(kind)") }
+            if !ok { runtime?.fail(.runtime, "\(place) the initial value is a \(value.kindName), expected a \(kind)") }
             return ok ? value : nil
         }
         if let property: LuaProperty = LuaObject.get(call.lua, at: index, .property) {
-            return { check(property.property.read()) }
+            return make { check(property.property.read()) }
         }
         let stream = try call.stream(index)
-        let latest = LatestValue()
-        call.runtime.keep(stream.subscribe(next: { latest.value = $0 }))
-        return { check(latest.value) }
+        return _latestValue(of: stream) { latest in make { check(latest()) } }
     }
-}
-
-private final class LatestValue {
-    var value: MotionValue?
 }
 
 extension MotionState {

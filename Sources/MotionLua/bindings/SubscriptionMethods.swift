@@ -1,6 +1,6 @@
 /// `sub:unsubscribe()`: disconnects (the first time only) and lets the runtime forget it.
 enum SubscriptionMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         ("unsubscribe", BindingTable.register("unsubscribe", unsubscribe)),
     ]
 

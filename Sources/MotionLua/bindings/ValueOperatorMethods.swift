@@ -3,7 +3,7 @@ import MotionStreams
 
 /// The value operators of the Material Motion catalog (reference.md) as stream methods, each
 /// the Swift operator of the same name applied to the stream's values:
-/// `distance(from)`, `ignoreUntil(v)`, `inverted()`, `lowerBound(min)`, `upperBound(max)`,
+/// `distance(from)` (a number, point, stream or property), `ignoreUntil(v)`, `inverted()`, `lowerBound(min)`, `upperBound(max)`,
 /// `merge(other, …)`, `normalized(by)`, `offset(by)`, `scaled(by)`, `rewrite(table)`,
 /// `rewriteTo(v)`, `rewriteRange(a, b, c, d)`, `rubberBanded(below, above, maxLength)`,
 /// `slop(size)`, `startWith(v)`, `threshold(t)`, `thresholdRange(min, max)`, `valve(open)`,
@@ -14,8 +14,9 @@ import MotionStreams
 /// numbers and points alike. A value of the wrong kind at event time stops the script with the
 /// `file:line` of the method call.
 enum ValueOperatorMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         method("distance") { call, s in
+            if lua_type(call.lua.L, 2) == LUA_TUSERDATA { return try distance(call, s, from: try call.stream(2)) }
             switch try numberOrPoint(call, 2) {
             case .number(let n): return s.numbers(call).distance(from: n)._map(MotionValue.number)
             case .point(let p): return s.points(call).distance(from: p)._map(MotionValue.number)
@@ -46,6 +47,7 @@ enum ValueOperatorMethods {
             return s.checked(call, "numbers or points") { value in
                 switch value {
                 case .number(let n): return .number(n * amount)
+                case .integer(let i): return .number(Double(i) * amount)
                 case .point(let p): return .point(p * amount)
                 default: return nil
                 }
@@ -92,8 +94,8 @@ enum ValueOperatorMethods {
 
     /// Registers `body(call, stream at argument 1)`, pushing the stream it returns.
     private static func method(_ name: String,
-                               _ body: @escaping (LuaCall, MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue>) -> (String, Int) {
-        (name, BindingTable.register(name) { call in StreamMethods.push(try body(call, try call.stream(1)), call) })
+                               _ body: @escaping @Sendable (LuaCall, MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue>) -> (String, Binding) {
+        (name, BindingTable.register(name) { call in try StreamMethods.push(try body(call, try call.stream(1)), call) })
     }
 
     private enum NumberOrPoint { case number(Double), point(Point) }
@@ -101,8 +103,28 @@ enum ValueOperatorMethods {
     private static func numberOrPoint(_ call: LuaCall, _ index: Int32) throws -> NumberOrPoint {
         switch try call.value(index) {
         case .number(let n): return .number(n)
+        case .integer(let i): return .number(Double(i))
         case .point(let p): return .point(p)
         default: throw call.badArgument(index, "number or point {x=, y=}")
+        }
+    }
+
+    /// `s:distance(stream or property)`: the distance from its latest value, numbers from a
+    /// number and points from a point; nothing until it has emitted.
+    static func distance(_ call: LuaCall, _ s: MotionObservable<MotionValue>,
+                         from location: MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue> {
+        let runtime = call.runtime
+        let place = call.place
+        return _latestValue(of: location) { latest in
+            s._nextOperator { value, next in
+                guard let origin = latest() else { return }
+                switch (value, origin) {
+                case let (.number(v), .number(o)): next(.number(abs(v - o)))
+                case let (.point(v), .point(o)): next(.number((v - o).length))
+                default:
+                    runtime.fail(.runtime, "\(place) distance() needs values and location of one kind (numbers or points), got a \(value.kindName) and a \(origin.kindName)")
+                }
+            }
         }
     }
 
@@ -127,13 +149,19 @@ enum ValueOperatorMethods {
         guard seconds >= 0, seconds.isFinite else {
             throw LuaBindingError("delay: seconds must be >= 0 and finite, got \(JSONText.number(seconds))")
         }
-        let runtime = call.runtime
-        let clock = runtime.dispatcher.clock
-        let delayed = s.delay(by: seconds, on: clock)
+        // Weak: the clock and the runtime own what is scheduled, not the other way round.
+        weak let runtime = call.runtime
+        let delayed = s.delay(by: seconds, on: call.runtime.dispatcher.clock)
         return MotionObservable { observer in
             let subscription = delayed.subscribe(
-                next: { value in runtime.withTime(clock.now) { observer.next(value) } },
-                state: { state in runtime.withTime(clock.now) { observer.state(state) } })
+                next: { value in
+                    guard let runtime else { return }
+                    runtime.withTime(runtime.dispatcher.clock.now) { observer.next(value) }
+                },
+                state: { state in
+                    guard let runtime else { return }
+                    runtime.withTime(runtime.dispatcher.clock.now) { observer.state(state) }
+                })
             return { subscription.unsubscribe() }
         }
     }
@@ -150,12 +178,12 @@ extension MotionObservable where T == MotionValue {
     /// The values `extract` accepts; any other value fails the script: "`place` `method`() expects
     /// a stream of `expected`, got a `kind`".
     func checked<U>(_ call: LuaCall, _ expected: String, _ extract: @escaping (MotionValue) -> U?) -> MotionObservable<U> {
-        let runtime = call.runtime
+        weak let runtime = call.runtime
         let place = call.place
         let method = call.name
         return _nextOperator { (value: MotionValue, next: (U) -> Void) in
             guard let result = extract(value) else {
-                runtime.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
+                runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
                 return
             }
             next(result)

@@ -3,11 +3,41 @@ extension MotionObservable where T == Double {
     public func distance(from location: Double) -> MotionObservable<Double> {
         _map { abs($0 - location) }
     }
+
+    /// Emits the distance of each value from the property's current value.
+    public func distance(from location: ReactiveProperty<Double>) -> MotionObservable<Double> {
+        _map { abs($0 - location.read()) }
+    }
+
+    /// Emits the distance of each value from `location`'s latest value; nothing until
+    /// `location` has emitted.
+    public func distance(from location: MotionObservable<Double>) -> MotionObservable<Double> {
+        _latestValue(of: location) { latest in
+            self._nextOperator { value, next in
+                if let origin = latest() { next(abs(value - origin)) }
+            }
+        }
+    }
 }
 
 extension MotionObservable where T == Point {
     /// Emits the Euclidean distance of each point from `location`.
     public func distance(from location: Point) -> MotionObservable<Double> {
         _map { ($0 - location).length }
+    }
+
+    /// Emits the Euclidean distance of each point from the property's current value.
+    public func distance(from location: ReactiveProperty<Point>) -> MotionObservable<Double> {
+        _map { ($0 - location.read()).length }
+    }
+
+    /// Emits the Euclidean distance of each point from `location`'s latest value; nothing
+    /// until `location` has emitted.
+    public func distance(from location: MotionObservable<Point>) -> MotionObservable<Double> {
+        _latestValue(of: location) { latest in
+            self._nextOperator { value, next in
+                if let origin = latest() { next((value - origin).length) }
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ extension MotionObservable {
         merge(with: others)
     }
 
+    /// The same, with the others in an array.
     public func merge(with others: [MotionObservable<T>]) -> MotionObservable<T> {
         let upstreams = [self] + others
         return MotionObservable { observer in

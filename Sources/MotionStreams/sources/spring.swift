@@ -2,8 +2,11 @@ import Foundation
 
 /// Spring defaults (Material Motion): stiffness 342, damping 30, mass 1.
 public enum SpringDefaults {
+    /// Default stiffness (Material Motion's).
     public static let stiffness = 342.0
+    /// Default damping.
     public static let damping = 30.0
+    /// Default mass.
     public static let mass = 1.0
     /// At rest once the value is within this of the destination and moves less than this per frame.
     public static let restThreshold = 0.001
@@ -17,20 +20,29 @@ public enum SpringDefaults {
 /// `next(initial)` at once, then one value every `frameInterval` of input time on `clock` (the
 /// exact solution of m·x'' = −k·(x − destination) − c·x' at that time, so the values do not
 /// depend on the frame rate), and when at rest `next(destination)` and `state(atRest)`.
-/// Throws `OptionError` for a stiffness, damping, mass or frame interval that is not positive.
+/// Throws `OptionError` for a stiffness, damping, mass or frame interval that is not positive,
+/// and for an end, start or velocity that is not finite (a NaN never comes to rest).
+/// Should a value still come out non-finite (ends so far apart that the arithmetic overflows),
+/// the spring stops there, and `onFailure` says why: no NaN or infinity is ever emitted.
 public func spring<T: MotionVector>(to destination: T, from initial: T, initialVelocity: T = .zero,
                                     stiffness: Double = SpringDefaults.stiffness,
                                     damping: Double = SpringDefaults.damping,
                                     mass: Double = SpringDefaults.mass,
                                     restThreshold: Double = SpringDefaults.restThreshold,
                                     frameInterval: Double = SpringDefaults.frameInterval,
-                                    on clock: InputClock) throws -> MotionObservable<T> {
+                                    on clock: InputClock,
+                                    onFailure: @escaping (String) -> Void = { _ in }) throws -> MotionObservable<T> {
     let curve = try SpringCurve(stiffness: stiffness, damping: damping, mass: mass)
     try OptionError.check(restThreshold > 0 && restThreshold.isFinite, "restThreshold", restThreshold, "> 0")
     try OptionError.check(frameInterval > 0 && frameInterval.isFinite, "frameInterval", frameInterval, "> 0")
+    try OptionError.check(destination.isFinite, "to", destination, "finite")
+    try OptionError.check(initial.isFinite, "from", initial, "finite")
+    try OptionError.check(initialVelocity.isFinite, "velocity", initialVelocity, "finite")
+    try OptionError.check((initial - destination).isFinite, "from", initial, "within a finite distance of 'to'")
     return MotionObservable { observer in
         let spring = Spring(curve: curve, from: initial, to: destination, velocity: initialVelocity,
                             restThreshold: restThreshold, frameInterval: frameInterval, clock: clock)
+        spring.onFailure = onFailure
         spring.onActivate = { observer.state(.active) }
         spring.onValue = observer.next
         spring.onCompletion = { observer.state(.atRest) }
@@ -75,6 +87,7 @@ final class Spring<T: MotionVector> {
     var onActivate: () -> Void = {}
     var onValue: (T) -> Void = { _ in }
     var onCompletion: () -> Void = {}
+    var onFailure: (String) -> Void = { _ in }
 
     private let curve: SpringCurve
     private let initial: T, destination: T, velocity: T
@@ -124,6 +137,12 @@ final class Spring<T: MotionVector> {
         let displacement = x0 * f + velocity * g
         let (fPrevious, gPrevious) = curve.response(at: t - frameInterval)
         let movedPerFrame = (displacement - (x0 * fPrevious + velocity * gPrevious)).magnitude
+        guard (destination + displacement).isFinite, movedPerFrame.isFinite else {
+            // Never at rest and never a number: stop instead of running (and writing) forever.
+            stop()
+            onFailure("the spring's value is not finite (from \(initial) to \(destination), velocity \(velocity)); stopped")
+            return
+        }
         if isAtRest(displacement: displacement, movedPerFrame: movedPerFrame) {
             finish()
         } else {

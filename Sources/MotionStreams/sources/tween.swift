@@ -2,6 +2,7 @@
 public enum TweenDefaults {
     /// Time between emitted values: 60 per second of input time.
     public static let frameInterval = 1.0 / 60
+    /// Default timing function: ease in and out.
     public static let timingFunction = TimingFunction.easeInOut
 }
 
@@ -11,13 +12,17 @@ public enum TweenDefaults {
 /// `timingFunctions[i]`, or with the only timing function given. Each subscription emits
 /// `state(active)` and `next(values[0])` at once, then one value every `frameInterval` on
 /// `clock`, and at `duration` exactly `next(values.last)` and `state(atRest)`.
-/// Throws `OptionError` for an empty `values`, a negative duration, offsets or timing functions
-/// that do not fit the values.
+/// Throws `OptionError` for an empty `values`, a value that is not finite, a negative duration,
+/// offsets or timing functions that do not fit the values. Should a value between keyframes
+/// still come out non-finite (keyframes so far apart, or a curve so steep, that the arithmetic
+/// overflows), the tween stops there and `onFailure` says why: no NaN or infinity is emitted.
 public func tween<T: MotionVector>(values: [T], duration: Double, offsets: [Double]? = nil,
                                    timingFunctions: [TimingFunction] = [TweenDefaults.timingFunction],
                                    frameInterval: Double = TweenDefaults.frameInterval,
-                                   on clock: InputClock) throws -> MotionObservable<T> {
+                                   on clock: InputClock,
+                                   onFailure: @escaping (String) -> Void = { _ in }) throws -> MotionObservable<T> {
     try OptionError.check(!values.isEmpty, "values", values, "at least one value")
+    try OptionError.check(values.allSatisfy(\.isFinite), "values", values, "finite")
     try OptionError.check(duration >= 0 && duration.isFinite, "duration", duration, ">= 0")
     try OptionError.check(frameInterval > 0 && frameInterval.isFinite, "frameInterval", frameInterval, "> 0")
     let segments = max(values.count - 1, 1)
@@ -52,7 +57,13 @@ public func tween<T: MotionVector>(values: [T], duration: Double, offsets: [Doub
                     observer.next(values[values.count - 1])
                     observer.state(.atRest)
                 } else {
-                    observer.next(value(at: t / duration))
+                    let next = value(at: t / duration)
+                    guard next.isFinite else {
+                        scheduled = nil
+                        onFailure("the tween's value is not finite at progress \(t / duration) (values \(values)); stopped")
+                        return
+                    }
+                    observer.next(next)
                     scheduleNext()
                 }
             }

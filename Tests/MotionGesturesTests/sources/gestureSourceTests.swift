@@ -23,7 +23,26 @@ import MotionStreams
             case .state(let state): "\(state)"
             }
         }
-        #expect(trace == ["active", "began", "changed", "ended", "atRest"])
+        #expect(trace == ["active", "began", "active", "changed", "ended", "atRest"])
+    }
+
+    @Test func everyActiveSnapshotIsPrecededByStateActive() throws {
+        let pan = try TranslationGestureRecognizer()
+        let recorder = Recorder(gestureSource(pan))
+        pan.handle(frame(0, (1, .down, 0, 0)))
+        pan.handle(frame(0.016, (1, .move, 20, 0)))
+        pan.handle(frame(0.032, (1, .move, 30, 0)))
+        pan.handle(frame(0.048, (1, .move, 40, 0)))
+        pan.handle(frame(0.064, (1, .up, 40, 0)))
+        let trace = recorder.events.map { event -> String in
+            switch event {
+            case .next(let value): value.state.rawValue
+            case .state(let state): "\(state)"
+            }
+        }
+        #expect(trace == ["possible", "atRest",
+                          "active", "began", "active", "changed", "active", "changed",
+                          "ended", "atRest"])
     }
 
     @Test func disconnectRemovesTheListener() throws {

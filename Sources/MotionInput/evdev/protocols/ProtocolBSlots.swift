@@ -3,8 +3,13 @@ import MotionGestures
 /// Multi-touch protocol B: per-slot state that persists across frames (values are not re-sent
 /// while unchanged). `ABS_MT_TRACKING_ID` >= 0 starts a contact, -1 lifts it; a tracking id that
 /// changed between frames is a lift plus a new touch. Pointer id = tracking id.
+///
+/// State exists only for the slots the input uses, in slot order, whatever maximum the device
+/// claims (a header may say 2^31 slots); at most `maxSlotsInUse` distinct slots, far more than
+/// any device has.
 struct ProtocolBSlots {
     private struct Slot {
+        var number: Int
         var id: Int32 = -1
         var x: Int32 = 0
         var y: Int32 = 0
@@ -12,21 +17,49 @@ struct ProtocolBSlots {
         var cx: Int32 = 0
         var cy: Int32 = 0
         var positionPlace = -1
+        var idPlace = -1
+        /// A contact whose tracking id another slot already holds: not reported.
+        var shadowed = false
+
+        init(number: Int) { self.number = number }
     }
 
-    let maxSlot: Int
-    private var slots: [Slot]
-    private var currentSlot: Int
+    static let maxSlotsInUse = 1024
 
-    init(maxSlot: Int, currentSlot: Int, slotCount: Int) {
+    let maxSlot: Int
+    /// Slots in use, sorted by slot number.
+    private var slots: [Slot] = []
+    /// Index in `slots` of the slot events go to.
+    private var current: Int
+
+    var count: Int { slots.count }
+
+    init(maxSlot: Int, currentSlot: Int) {
         self.maxSlot = maxSlot
-        self.currentSlot = currentSlot
-        slots = [Slot](repeating: Slot(), count: slotCount)
+        slots = [Slot(number: currentSlot)]
+        current = 0
+    }
+
+    /// The index of slot `number`, created when first used.
+    private mutating func select(_ number: Int, place: Int) throws -> Int {
+        var lo = 0, hi = slots.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if slots[mid].number < number { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < slots.count, slots[lo].number == number { return lo }
+        guard slots.count < Self.maxSlotsInUse else {
+            throw EvdevDecoder.Failure(message: "more than \(Self.maxSlotsInUse) distinct slots used (slot \(number))", place: place)
+        }
+        slots.insert(Slot(number: number), at: lo)
+        return lo
     }
 
     /// Applies a frame's events. `strict`: a position for a slot with no tracking id is an
-    /// error (files); `checkMapping` throws when positions cannot be mapped onto the surface.
-    mutating func commit(_ pending: [PendingEvent], strict: Bool, emit: EmitPointer,
+    /// error (files); `duplicateIdsAreErrors`: a tracking id already held by another slot is an
+    /// error (files) rather than ignored (live); `checkMapping` throws when positions cannot be
+    /// mapped onto the surface.
+    mutating func commit(_ pending: [PendingEvent], strict: Bool, duplicateIdsAreErrors: Bool, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
         var touched = false
         for p in pending where p.type == EV.ABS {
@@ -35,18 +68,18 @@ struct ProtocolBSlots {
                 guard p.value >= 0, Int(p.value) <= maxSlot else {
                     throw EvdevDecoder.Failure(message: "slot \(p.value) is beyond the device's maximum slot \(maxSlot)", place: p.place)
                 }
-                currentSlot = Int(p.value)
-                if currentSlot >= slots.count { slots.append(contentsOf: repeatElement(Slot(), count: currentSlot + 1 - slots.count)) }
+                current = try select(Int(p.value), place: p.place)
             case ABS.MT_TRACKING_ID:
-                slots[currentSlot].id = p.value
+                slots[current].id = p.value
+                slots[current].idPlace = p.place
                 touched = true
             case ABS.MT_POSITION_X:
-                slots[currentSlot].x = p.value
-                if slots[currentSlot].positionPlace < 0 { slots[currentSlot].positionPlace = p.place }
+                slots[current].x = p.value
+                if slots[current].positionPlace < 0 { slots[current].positionPlace = p.place }
                 touched = true
             case ABS.MT_POSITION_Y:
-                slots[currentSlot].y = p.value
-                if slots[currentSlot].positionPlace < 0 { slots[currentSlot].positionPlace = p.place }
+                slots[current].y = p.value
+                if slots[current].positionPlace < 0 { slots[current].positionPlace = p.place }
                 touched = true
             default:
                 break
@@ -56,21 +89,33 @@ struct ProtocolBSlots {
         for i in slots.indices {
             let s = slots[i]
             if s.id < 0, s.positionPlace >= 0, s.committedId < 0 || s.id != s.committedId, strict {
-                throw EvdevDecoder.Failure(message: "position for slot \(i), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
+                throw EvdevDecoder.Failure(message: "position for slot \(s.number), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
             }
             if s.committedId >= 0 || s.id >= 0 {
                 try checkMapping(s.positionPlace >= 0 ? s.positionPlace : pending.first?.place ?? 0)
             }
+            var shadowed = s.shadowed
             if s.committedId >= 0, s.id != s.committedId {
-                emit(.up, Int(s.committedId), s.cx, s.cy)
+                if !shadowed { emit(.up, Int(s.committedId), s.cx, s.cy) }
+                shadowed = false
             }
             if s.id >= 0 {
                 if s.id != s.committedId {
-                    emit(.down, Int(s.id), s.x, s.y)
-                } else if s.x != s.cx || s.y != s.cy {
+                    // A tracking id is one contact: a second slot claiming it is not a second pointer.
+                    // (Slots before this one are already updated; those after hold it only if they keep it.)
+                    if let other = slots.firstIndex(where: { $0.number != s.number && $0.id == s.id && $0.committedId == s.id && !$0.shadowed }) {
+                        if duplicateIdsAreErrors {
+                            throw EvdevDecoder.Failure(message: "tracking id \(s.id) in slot \(s.number) is already used by slot \(slots[other].number)", place: s.idPlace)
+                        }
+                        shadowed = true
+                    } else {
+                        emit(.down, Int(s.id), s.x, s.y)
+                    }
+                } else if !shadowed, s.x != s.cx || s.y != s.cy {
                     emit(.move, Int(s.id), s.x, s.y)
                 }
             }
+            slots[i].shadowed = shadowed
             slots[i].committedId = s.id
             slots[i].cx = s.x
             slots[i].cy = s.y
@@ -81,9 +126,10 @@ struct ProtocolBSlots {
     /// End of input: every contact still down is cancelled.
     mutating func cancelAll(emit: EmitPointer) {
         for i in slots.indices where slots[i].committedId >= 0 {
-            emit(.cancel, Int(slots[i].committedId), slots[i].cx, slots[i].cy)
+            if !slots[i].shadowed { emit(.cancel, Int(slots[i].committedId), slots[i].cx, slots[i].cy) }
             slots[i].committedId = -1
             slots[i].id = -1
+            slots[i].shadowed = false
         }
     }
 }

@@ -1,6 +1,11 @@
 extension MotionObservable {
-    /// Shares one upstream connection among all observers and replays the last value
-    /// (and the last state) to each new observer.
+    /// Shares one upstream connection among all observers and replays the last value (and the
+    /// last state) to each new observer, as Material Motion's `_remember` does:
+    /// - the first observer connects upstream and is added only after that connection is made,
+    ///   so whatever upstream emits while connecting reaches it once, as the replayed last value
+    ///   (`startWith(10)` on a property holding 0 gives 0, not 10 then 0);
+    /// - the last value survives the last unsubscribe: a later observer is replayed it, after
+    ///   upstream had its chance to emit a newer one while reconnecting.
     public func _remember() -> MotionObservable<T> {
         let hub = RememberHub(upstream: self)
         return MotionObservable { observer in hub.add(observer) }
@@ -19,7 +24,6 @@ private final class RememberHub<T> {
     }
 
     func add(_ observer: MotionObserver<T>) -> () -> Void {
-        let id = observers.add(observer)
         if subscription == nil {
             subscription = upstream.subscribe(
                 next: { [unowned self] value in
@@ -30,17 +34,19 @@ private final class RememberHub<T> {
                     lastState = state
                     observers.forEach { $0.state(state) }
                 })
-        } else {
-            if let lastState { observer.state(lastState) }
-            if let lastValue { observer.next(lastValue) }
         }
+        // Added after connecting so that nothing is sent twice.
+        let id = observers.add(observer)
+        if let lastState { observer.state(lastState) }
+        if let lastValue { observer.next(lastValue) }
+        var connected = true
         return { [self] in
+            guard connected else { return }
+            connected = false
             observers.remove(id)
             if observers.isEmpty {
                 subscription?.unsubscribe()
                 subscription = nil
-                lastValue = nil
-                lastState = nil
             }
         }
     }

@@ -1,0 +1,53 @@
+/* Interrupting running Lua code, as lua.c does on Ctrl-C: SIGINT or SIGTERM (or the host,
+ * e.g. when its output fails) sets a hook on the state running Lua code, and the hook raises
+ * "interrupted" from inside Lua, where the error unwinds only Lua frames. A second signal
+ * ends the process with the signal's default action.
+ *
+ * The handler runs only on the thread that installed it (the one running Lua): a signal
+ * delivered to another thread is passed on to it with pthread_kill. Everything the handler
+ * touches is an atomic or a write(2). */
+#ifndef MOTIONSCRIPT_CLUASHIM_INTERRUPT_H
+#define MOTIONSCRIPT_CLUASHIM_INTERRUPT_H
+
+struct lua_State;
+
+/* What interrupted the run: 0 nothing yet, a signal number, or MS_INTERRUPT_HOST. */
+#define MS_INTERRUPT_HOST (-1)
+
+/* Installs the SIGINT and SIGTERM handlers and unblocks both on the calling thread, which
+ * becomes the Lua thread (a parent may have left them ignored or blocked).
+ * Returns 0, or -1 with errno set. */
+int ms_interrupt_install(void);
+
+/* A descriptor the handler writes one byte to, to wake a poll (a self-pipe). At most 8;
+ * returns 0, or -1 when full. Call from the Lua thread. */
+int ms_interrupt_addwake(int fd);
+void ms_interrupt_removewake(int fd);
+
+/* 0, the signal that interrupted the run, or MS_INTERRUPT_HOST. */
+int ms_interruption(void);
+
+/* Whether Lua code started now is interrupted (an interruption not disarmed). */
+int ms_interrupt_pending(void);
+
+/* From the Lua thread: interrupt as a signal would (wakes, hooks), with MS_INTERRUPT_HOST. */
+void ms_interrupt_request(void);
+
+/* Lets Lua code run again after an interruption (the reason stays): the host has stopped
+ * reading and hands the scripts one last frame that cancels the pointers still down. */
+void ms_interrupt_disarm(void);
+
+/* Forgets an interruption (tests running several sessions in one process). */
+void ms_interrupt_reset(void);
+
+/* Around lua_pcall (ms_pcalllua does this): marks `L` as the state running Lua code and,
+ * when an interruption already happened, hooks it at once. Returns the previous state,
+ * to hand back to ms_interrupt_leave. */
+struct lua_State *ms_interrupt_enter(struct lua_State *L);
+void ms_interrupt_leave(struct lua_State *previous);
+
+/* Installs the interrupting hook on `L` when an interruption happened (after a host call
+ * replaced the state's hook, e.g. a new deadline). */
+void ms_interrupt_rehook(struct lua_State *L);
+
+#endif

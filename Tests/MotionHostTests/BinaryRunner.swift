@@ -1,0 +1,37 @@
+import Foundation
+
+/// The repository root (examples, docs) for command-level tests.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Runs the built `motionscript` binary (found beside the test bundle) with `arguments` in
+/// `directory` (default the repository root) and returns its exit status and output.
+func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot) throws
+    -> (status: Int32, stdout: String, stderr: String) {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("motionscript").path),
+          folder.path != "/" {
+        folder = folder.deletingLastPathComponent()
+    }
+    let process = Process()
+    process.executableURL = folder.appendingPathComponent("motionscript")
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read stderr on another thread so neither pipe can fill up and block the child.
+    let errorData = ErrorCollector()
+    let reader = Thread { errorData.data = err.fileHandleForReading.readDataToEndOfFile(); errorData.done.signal() }
+    reader.start()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    errorData.done.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, stdout, String(decoding: errorData.data, as: UTF8.self))
+}
+
+private final class ErrorCollector: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
+}

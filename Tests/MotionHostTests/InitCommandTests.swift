@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import MotionHost
+
+@Suite struct InitCommandTests {
+    @Test func initWritesAStarterWhoseScenarioPasses() throws {
+        let folder = makeTemporaryFolder("init").appendingPathComponent("new project")
+        let made = try runMotionscript(["init", folder.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout == "")
+        let files = ["drag.lua", "drag.events.jsonl", "drag.expected.jsonl", ".luarc.json", "types/motion.lua"]
+        for file in files {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
+        }
+        let tested = try runMotionscript(["test", folder.path])
+        #expect(tested.status == 0)
+        #expect(tested.stdout.hasSuffix("1 passed, 0 failed, 1 skipped\n"), "\(tested.stdout)")
+        let ran = try runMotionscript(["run", "drag.lua", "--events", "drag.events.jsonl"], in: folder)
+        #expect(ran.status == 0)
+        #expect(ran.stdout.split(separator: "\n").count == 7)
+        #expect(ran.stdout.split(separator: "\n").last == #"{"t":0.564,"name":"box","value":{"x":136,"y":116}}"#)
+    }
+
+    @Test func theLuarcPointsLuaLSAtTheDefinitionsForLua54() throws {
+        let folder = makeTemporaryFolder("init")
+        _ = try Starter.write(into: folder.path)
+        let data = try Data(contentsOf: folder.appendingPathComponent(".luarc.json"))
+        let settings = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(settings["runtime.version"] as? String == "Lua 5.4")
+        #expect(settings["workspace.library"] as? [String] == ["types"])
+        let definitions = try String(contentsOf: folder.appendingPathComponent("types/motion.lua"), encoding: .utf8)
+        #expect(definitions == LuaDefinitions.text)
+    }
+
+    @Test func initNeverOverwritesAndSaysWhy() throws {
+        let folder = makeTemporaryFolder("init")
+        let mine = "-- my work\n"
+        try mine.write(to: folder.appendingPathComponent("drag.lua"), atomically: true, encoding: .utf8)
+        let r = try runMotionscript(["init", folder.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("error: not overwriting existing files: \(folder.path)/drag.lua\n"), "\(r.stderr)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("drag.lua"), encoding: .utf8) == mine)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".luarc.json").path))
+    }
+}

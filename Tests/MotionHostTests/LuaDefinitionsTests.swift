@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+@testable import MotionHost
+import MotionLua
+import MotionStreams
+
+/// The LuaLS definitions can never drift from the bindings: every name the runtime binds is
+/// annotated and every annotation is bound, read from a live runtime.
+@Suite struct LuaDefinitionsTests {
+    /// Names fixed by the contract whose bindings are being built elsewhere: annotated ahead,
+    /// tolerated while unbound. Remove a name here once it is bound.
+    static let pending: Set<String> = [
+        "motion.exec", "motion.keys", "motion.keyDown", "motion.keyUp",
+        "motion.mouse", "motion.mouse.move", "motion.mouse.scroll", "motion.mouse.button",
+        "motion.swipe", "motion.hold", "Stream:throttle", "Stream:debounce",
+    ]
+    /// Recognizer options being built elsewhere (`fingers=`, `devices=`, `requireToFail` on every
+    /// recognizer), tolerated while a factory does not know them yet.
+    static let pendingOptions: Set<String> = ["fingers", "devices", "requireToFail"]
+
+    /// Pending, directly or as a stream method that properties inherit.
+    static func isPending(_ name: String) -> Bool {
+        pending.contains(name) || (name.hasPrefix("Property:") && pending.contains("Stream:" + name.dropFirst(9)))
+    }
+
+    @Test func everyBindingIsAnnotatedAndEveryAnnotationBound() throws {
+        let definitions = Definitions(LuaDefinitions.text)
+        let bound = try runtimeNames()
+        let annotated = definitions.names
+        let unannotated = bound.subtracting(annotated).sorted()
+        let unbound = annotated.subtracting(bound).filter { !Self.isPending($0) }.sorted()
+        #expect(unannotated == [], "bound but not in \(LuaDefinitions.relativePath)")
+        #expect(unbound == [], "annotated but not bound (add to `pending` only if the contract names it)")
+        #expect(bound.count > 60)
+        #expect(bound.contains("Stream:startWith") && bound.contains("motion.tap") && bound.contains("Gesture:location"))
+    }
+
+    @Test func everyAnnotatedFieldReadsOnALiveObject() throws {
+        let definitions = Definitions(LuaDefinitions.text)
+        for (className, probe) in [("motion.Recognizer", "motion.tap{}"), ("motion.Element", "motion.screen"),
+                                   ("motion.Gesture", "gestureValue")] {
+            let fields = definitions.fields(of: className)
+            #expect(!fields.isEmpty, "\(className)")
+            let missing = try luaList("""
+                local gestureValue
+                motion.gesture(motion.pan{}):subscribe(function(g) gestureValue = g end)
+                local object = \(probe)
+                local missing = {}
+                for _, field in ipairs({\(fields.map { "\"\($0)\"" }.joined(separator: ", "))}) do
+                  if object[field] == nil then missing[#missing + 1] = field end
+                end
+                return missing
+                """)
+            #expect(missing == [], "\(className)")
+        }
+    }
+
+    @Test func everyFieldTheBindingsServeIsAnnotated() throws {
+        // Fields are served by `__index` switches, which cannot be enumerated from Lua: read
+        // their `case "name":` labels from the binding sources.
+        let definitions = Definitions(LuaDefinitions.text)
+        let bindings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/MotionLua/bindings")
+        for (file, className) in [("RecognizerMethods.swift", "motion.Recognizer"), ("ElementMethods.swift", "motion.Element"),
+                                  ("GestureMethods.swift", "motion.Gesture")] {
+            let source = try String(contentsOf: bindings.appendingPathComponent(file), encoding: .utf8)
+            let index = source.components(separatedBy: "static let index")[1].components(separatedBy: "default:")[0]
+            let served = Set(allCaptures(#"case "([A-Za-z]+)":"#, in: index))
+            #expect(served.count >= 5, "\(file)")
+            #expect(served.subtracting(definitions.fields(of: className)).sorted() == [], "\(className)")
+        }
+    }
+
+    @Test func everyOptionTableMatchesWhatItsFunctionAccepts() throws {
+        let definitions = Definitions(LuaDefinitions.text)
+        let cases: [(call: String, className: String)] = [
+            ("motion.element({__probe = 1})", "motion.ElementOptions"),
+            ("motion.translation({__probe = 1})", "motion.TranslationOptions"),
+            ("motion.pan({__probe = 1})", "motion.TranslationOptions"),
+            ("motion.rotation({__probe = 1})", "motion.RotationOptions"),
+            ("motion.scale({__probe = 1})", "motion.ScaleOptions"),
+            ("motion.tap({__probe = 1})", "motion.TapOptions"),
+            ("motion.swipe({__probe = 1})", "motion.SwipeOptions"),
+            ("motion.hold({__probe = 1})", "motion.HoldOptions"),
+            ("motion.spring({__probe = 1})", "motion.SpringOptions"),
+            ("motion.tween({__probe = 1})", "motion.TweenOptions"),
+            ("motion.property(0, {__probe = 1})", "motion.PropertyOptions"),
+        ]
+        var checked = 0
+        for (call, className) in cases {
+            let function = String(call.prefix { $0 != "(" })
+            let message = try luaList("""
+                if \(function) == nil then return {} end
+                local ok, err = pcall(function() return \(call) end)
+                return {tostring(err)}
+                """)
+            if message.isEmpty {
+                #expect(Self.pending.contains(function), "\(function) is not bound")
+                continue
+            }
+            checked += 1
+            guard let known = captures(#"known: ([^)]*)\)"#, in: message[0])?[0] else {
+                Issue.record("\(call): no list of known options in \(message[0])")
+                continue
+            }
+            let accepted = Set(known.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let annotated = definitions.fields(of: className, inherited: true)
+            #expect(accepted.subtracting(annotated).sorted() == [], "\(className): accepted but not annotated")
+            #expect(annotated.subtracting(accepted).subtracting(Self.pendingOptions).sorted() == [],
+                    "\(className): annotated but not accepted")
+        }
+        #expect(checked >= 9)
+    }
+
+    @Test func theEmbeddedTextIsTheRepositoryFile() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/MotionHost/definitions/motion.lua")
+        #expect(try String(contentsOf: file, encoding: .utf8) == LuaDefinitions.text)
+        #expect(LuaDefinitions.text.hasPrefix("---@meta motion"))
+    }
+
+    @Test func theDefinitionFileIsValidLua54() throws {
+        // Loaded as a script it only defines empty functions (and replaces `motion`).
+        let folder = makeTemporaryFolder("definitions")
+        let script = writeFile("local defined = (function()\n" + LuaDefinitions.text
+                               + "\nend)()\nassert(type(defined.tap) == 'function' and defined.mouse.move)\n",
+                               "defs.lua", in: folder)
+        let runtime = try LuaRuntime(scriptPath: script, output: ListOutput())
+        defer { runtime.close() }
+        try runtime.load()
+    }
+
+    @Test func theRepositoryLuarcPointsAtTheDefinitions() throws {
+        let data = try Data(contentsOf: repositoryRoot.appendingPathComponent(".luarc.json"))
+        let settings = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(settings["runtime.version"] as? String == "Lua 5.4")
+        let library = try #require(settings["workspace.library"] as? [String])
+        #expect(library == ["Sources/MotionHost/definitions"])
+        #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(library[0] + "/motion.lua").path))
+    }
+
+    /// Every name bound in a fresh runtime: `motion.X` (one level into sub-tables) and
+    /// `Class:method` for each metatable's methods.
+    private func runtimeNames() throws -> Set<String> {
+        Set(try luaList("""
+            local names = {}
+            for k, v in pairs(motion) do
+              names[#names + 1] = "motion." .. k
+              if type(v) == "table" then
+                for k2 in pairs(v) do names[#names + 1] = "motion." .. k .. "." .. k2 end
+              end
+            end
+            local registry = debug.getregistry()
+            for _, class in ipairs({"Stream", "Property", "Subscription", "Recognizer", "Element", "Gesture"}) do
+              local index = registry["motion." .. class].__index
+              if type(index) == "function" then
+                local _, methods = debug.getupvalue(index, 3)
+                index = methods
+              end
+              for k in pairs(index) do names[#names + 1] = class .. ":" .. k end
+            end
+            return names
+            """))
+    }
+
+    /// Runs `body` (a Lua chunk returning a list of strings) in a fresh runtime.
+    private func luaList(_ body: String) throws -> [String] {
+        let folder = makeTemporaryFolder("definitions")
+        let script = writeFile("""
+            local list = (function()
+            \(body)
+            end)()
+            motion.emit("list", list)
+            """, "probe.lua", in: folder)
+        let output = ListOutput()
+        let runtime = try LuaRuntime(scriptPath: script, output: output)
+        defer { runtime.close() }
+        try runtime.load()
+        guard case .array(let items)? = output.values.first else { return [] }
+        return items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+    }
+}
+
+private final class ListOutput: MotionOutput {
+    var values: [MotionValue] = []
+    func emit(t: Double, name: String, value: MotionValue) { values.append(value) }
+    func emit(t: Double, name: String, state: MotionState) {}
+    func log(_ line: String) {}
+}
+
+/// The names a LuaLS definition file declares, read the way it is written: `---@class` blocks
+/// with `---@field` lines, `local X = {}` naming a class's method table, `function motion.f(`,
+/// `function X:m(` and `motion.t = {}`.
+struct Definitions {
+    private(set) var classFields: [String: [String]] = [:]
+    private(set) var parents: [String: String] = [:]
+    private(set) var names: Set<String> = []
+
+    init(_ text: String) {
+        var currentClass: String?
+        var tables: [String: String] = [:]  // local name → class
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if let m = captures(#"^---@class\s+([\w.]+)(?:\s*:\s*([\w.]+))?"#, in: line), let name = m[0] {
+                currentClass = name
+                classFields[name, default: []] += []
+                if let parent = m[1] { parents[name] = parent }
+            } else if let m = captures(#"^---@field\s+(\w+)\??\s"#, in: line), let field = m[0], let currentClass {
+                classFields[currentClass, default: []].append(field)
+            } else if let m = captures(#"^local\s+(\w+)\s*=\s*\{\}"#, in: line), let table = m[0], let currentClass {
+                tables[table] = currentClass
+            } else if let m = captures(#"^function\s+(motion(?:\.\w+)+)\s*\("#, in: line), let name = m[0] {
+                names.insert(name)
+            } else if let m = captures(#"^function\s+(\w+):(\w+)\s*\("#, in: line), let table = m[0],
+                      let method = m[1], let owner = tables[table] {
+                names.insert(Self.shortName(owner) + ":" + method)
+            } else if let m = captures(#"^(motion\.\w+)\s*=\s*\{\}"#, in: line), let name = m[0] {
+                names.insert(name)
+            }
+            if !line.hasPrefix("---") { currentClass = nil }
+        }
+        for field in classFields["motion"] ?? [] { names.insert("motion." + field) }
+        // A subclass's metatable carries its parent's methods too (properties are streams).
+        for (child, parent) in parents where tables.values.contains(child) {
+            let inherited = names.filter { $0.hasPrefix(Self.shortName(parent) + ":") }
+            for name in inherited { names.insert(Self.shortName(child) + name.drop { $0 != ":" }) }
+        }
+    }
+
+    func fields(of className: String, inherited: Bool = false) -> Set<String> {
+        var result = Set(classFields[className] ?? [])
+        if inherited, let parent = parents[className] { result.formUnion(fields(of: parent, inherited: true)) }
+        return result
+    }
+
+    private static func shortName(_ className: String) -> String {
+        String(className.split(separator: ".").last ?? Substring(className))
+    }
+}
+
+/// The capture groups of the first match of `pattern` in `text` (nil for a group that did not
+/// take part), or nil without a match.
+func captures(_ pattern: String, in text: String) -> [String?]? {
+    guard let match = text.firstMatch(of: try! Regex(pattern)) else { return nil }
+    return (1..<match.output.count).map { match.output[$0].substring.map(String.init) }
+}
+
+/// The first capture group of every match of `pattern` in `text`.
+func allCaptures(_ pattern: String, in text: String) -> [String] {
+    text.matches(of: try! Regex(pattern)).compactMap { $0.output[1].substring.map(String.init) }
+}

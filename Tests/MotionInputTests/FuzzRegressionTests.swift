@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import MotionInput
+
+/// Every input that ever made a fuzz target (scripts/fuzz) crash or break an invariant, replayed
+/// through the same harness: each must now run to its end. Add new findings here (base64 of the
+/// file libFuzzer left in .build-fuzz/findings/TARGET/), with what they found.
+private let findings: [(target: String, found: String, base64: String)] = [
+    ("libinput", "a device key without ':' ('    name') put the scanner past the end of the line: range trap",
+     "IyBsaWJpbnB1dCByZWNvcmQKdmVyc2lvbjogMQpuZGV2aWNlczogMQpsaWJpbnB1dDoKICB2ZXJzaW9uOiAiMS4yMi4xIgogIGdpdDogInVua25vd24iCnN5c3RlbToKICBvczoiImRlYmlhbjoxMiIKICBrZXJuZWw6ICI2LjEuMCIKICBkbWk6ICJkbWk6dW5rbm93biIKZGV2aWNlczoKLSBub2RlOiAvZGV2L2lucHV0L2V2ZW50NwogIGV2ZGV2OgogICAgIyBOYW1lOiBoYW5kLW1hZGUgdG91Y2hwYWQKICAgIG5hbWUKICAgICAgMDogWzAsIDEsIDIsIDNdICMgRVZfU1lOCiAgICAgIDE6IFszMzBdICMgRVZfS0VZCiAgICAgIDM6IFswLCAxLCA0NywgNTMsIDU0LCA1N10gIyBFVl9BQlMKICAgIGFic2lmZm86CiAgICAgIDA6IFswLCAxMDAwLCAwLCAwLCAxMHwBICAgICAgMTogWzAsIDEwMDAsIDAsIDAsIDEwXQogICAgICA0NzogWzAsIDQsIDAsIDAsIDBdCiAgICAgIDUzOiBbMCwgMTAwMCwgMCwgMCwgMTBdCiAgICAgIDU0OiBbMCwgMTAwMCwgMCwgMCwgMTBdCiAgICAgIDU3OiBbMCwgNjU1MzUsIDAsIDAsIDBdCiAgICBwcm9wZXJ0aWVzOiBbMF0KICBldmVudHM6CiAgLSBldmRldjoKICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA0NywgICAgICAgMF0KICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA1NywgICAgICAyMF0KICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA1MywgICAgIDQwMF0KICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA1NCwgICAgIDMwMF0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDMsICA1MywgICAgIDMwMF0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDMsICA0NywgICAgICAgMV0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDMsICA1MywgICAgIDcwMF0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDAsICAgMCwgICAgICAgMF0KICAtIGV2ZGV2OgogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDQ3LCAgICAgICAwXQogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDU3LCAgICAgIC0xXQogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDQ3LCAgICAgICAxXQogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDU3LCAgICAgIC0xXQogICAgLSBbICAwLCAgNDgwMDAsKCAgMCwgICAwLCAgICAgICAwXQo="),
+]
+
+@Suite struct FuzzRegressionTests {
+    @Test(arguments: findings.indices)
+    func findingRunsToItsEnd(index: Int) throws {
+        let finding = findings[index]
+        let bytes = try #require(Data(base64Encoded: finding.base64), "\(finding.found)")
+        FuzzHarness.run(finding.target, Array(bytes))
+    }
+
+    @Test func deviceKeyWithoutColonReadsAsEmpty() throws {
+        let dir = TempDir()
+        let path = dir.write("nocolon.yml", """
+            # libinput record
+            version: 1
+            devices:
+            - node: /dev/input/event7
+              evdev:
+                name
+                absinfo:
+                  53: [0, 700, 0, 0, 10]
+                  54: [0, 500, 0, 0, 10]
+              events:
+              - evdev:
+                - [  0,      0,   3,  57,    5]
+                - [  0,      0,   3,  53,    6]
+                - [  0,      0,   3,  54,    7]
+                - [  0,      0,   0,   0,    0]
+
+            """)
+        let source = try #require(try openEventFile(path: path) as? LibinputRecordingReader)
+        #expect(source.device.name == "")
+        #expect(try source.readAll().map(\.events) == [[p(0, 5, .down, 6, 7)], [p(0, 5, .cancel, 6, 7)]])
+    }
+}
