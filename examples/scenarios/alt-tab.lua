@@ -1,3 +1,4 @@
 -- examples/alt-tab.lua over a recorded session: alt-tab.expected.jsonl pins the actions it causes.
-local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+-- (The first entry of package.path is this script's folder.)
+local here = package.path:match("^(.-)%?%.lua") or "./"
 dofile(here .. "../alt-tab.lua")

@@ -1,3 +1,4 @@
 -- examples/desktop.lua over a recorded session: desktop.expected.jsonl pins the actions it causes.
-local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+-- (The first entry of package.path is this script's folder.)
+local here = package.path:match("^(.-)%?%.lua") or "./"
 dofile(here .. "../desktop.lua")

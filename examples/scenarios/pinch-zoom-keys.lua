@@ -1,3 +1,4 @@
 -- examples/pinch-zoom-keys.lua over a recorded session: pinch-zoom-keys.expected.jsonl pins the actions it causes.
-local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+-- (The first entry of package.path is this script's folder.)
+local here = package.path:match("^(.-)%?%.lua") or "./"
 dofile(here .. "../pinch-zoom-keys.lua")

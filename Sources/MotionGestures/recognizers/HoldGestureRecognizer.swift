@@ -15,7 +15,9 @@ public final class HoldGestureRecognizer: GestureRecognizer {
     /// Default `maxMovement`: 10 screen units from where each pointer went down.
     public static let defaultMaxMovement = 10.0
 
+    /// Seconds of input time the pointers must stay down.
     public let duration: Double
+    /// Screen units a pointer may move from where it went down before the hold began.
     public let maxMovement: Double
     private var startTime: Double?
 

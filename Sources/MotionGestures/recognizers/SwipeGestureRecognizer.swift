@@ -20,10 +20,15 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Default `minVelocity`: none (0 units/s).
     public static let defaultMinVelocity = 0.0
 
+    /// Screen units the swipe must travel (inclusive).
     public let minDistance: Double
+    /// Mean speed the swipe must reach, units per second (inclusive).
     public let minVelocity: Double
+    /// The only direction recognized; nil for any.
     public let direction: SwipeDirection?
+    /// Whether directions include the four diagonals.
     public let diagonals: Bool
+    /// Where the swipe must start; nil for anywhere in the element.
     public let zone: SwipeZone?
 
     private var startTime: Double?

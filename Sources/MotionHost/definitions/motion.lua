@@ -92,14 +92,18 @@ function Recognizer:requireToFail(other) end
 ---@field interval? number Seconds within which the next tap must start (default 0.3).
 
 ---@class motion.SwipeOptions: motion.RecognizerOptions
----@field direction? "left"|"right"|"up"|"down"|"any" Which way the swipe must go.
----@field minDistance? number Units the pointers must travel.
----@field minVelocity? number Units per second at release.
----@field from? "left"|"right"|"top"|"bottom" Start at this edge of the element.
+---@field direction? motion.SwipeDirection Only swipes this way (a diagonal implies diagonals = true).
+---@field diagonals? boolean Eight directions instead of four (default false).
+---@field minDistance? number Units the pointers must travel (default 50, inclusive).
+---@field minVelocity? number Mean speed, units per second (default 0, inclusive).
+---@field from? "left"|"right"|"top"|"bottom"|motion.Element Start within `edge` units of this edge of the element ("right"/"bottom" need an element with a size), or inside this element.
+---@field edge? number Depth of an edge zone, units (default 50).
+
+---@alias motion.SwipeDirection "left"|"right"|"up"|"down"|"upLeft"|"upRight"|"downLeft"|"downRight"
 
 ---@class motion.HoldOptions: motion.RecognizerOptions
----@field duration? number Seconds the pointers must stay down.
----@field maxMovement? number Units a pointer may move while holding.
+---@field duration? number Seconds the pointers must stay down (default 0.5).
+---@field maxMovement? number Units a pointer may move before the hold begins (default 10).
 
 ---Drags: translation of the pointers' centroid.
 ---@param options? motion.TranslationOptions
@@ -142,10 +146,16 @@ function motion.hold(options) end
 ---@class motion.Gesture
 ---@field state motion.RecognitionState
 ---@field pointers integer How many pointers the recognizer tracks.
----@field kind "translation"|"rotation"|"scale"|"tap"
+---@field kind "translation"|"rotation"|"scale"|"tap"|"swipe"|"hold"
 ---@field t number Input time of the frame that produced it, seconds.
 ---@field taps integer Taps counted (tap gestures).
 local Gesture = {}
+
+---A swipe's gesture value (kind "swipe"): decided once, at the first lift.
+---@class motion.SwipeGesture: motion.Gesture
+---@field direction? motion.SwipeDirection Which way it went (nil until decided).
+---@field distance number How far it went since all its fingers were down, units.
+---@field velocity number Its mean speed, units per second (a field here, not the method).
 
 ---Centroid of the pointers, in `element` (default the screen).
 ---@param element? motion.Element
@@ -239,15 +249,15 @@ function motion.emit(name, value) end
 
 -- Actions -------------------------------------------------------------------------------------
 
----Runs a command (a shell line, or an argv list run directly); with --dry-run only reported.
+---Starts a command and returns at once: a shell line (sh -c), or an argv list run directly. Its output goes to stderr; performed live or with --act, otherwise only reported.
 ---@param command string|string[]
 function motion.exec(command) end
 
----Presses and releases a key chord such as "ctrl+alt+Right".
+---Presses a key chord such as "ctrl+alt+Right" in order, releases it in reverse (keys held with keyDown stay held).
 ---@param chord string
 function motion.keys(chord) end
 
----Presses a key and keeps it down.
+---Presses a key and keeps it down (released at the latest when the script ends).
 ---@param key string
 function motion.keyDown(key) end
 
@@ -264,14 +274,14 @@ motion.mouse = {}
 ---@param dy number
 function motion.mouse.move(dx, dy) end
 
----Scrolls by (dx, dy).
+---Scrolls by (dx, dy) wheel notches: dy > 0 scrolls down, dx > 0 right.
 ---@param dx number
 ---@param dy number
 function motion.mouse.scroll(dx, dy) end
 
 ---Presses, releases or clicks a button.
----@param name "left"|"right"|"middle"
----@param action "down"|"up"|"click"
+---@param name "left"|"right"|"middle"|"side"|"extra"|"forward"|"back"
+---@param action? "down"|"up"|"click" Default "click".
 function motion.mouse.button(name, action) end
 
 -- Streams -------------------------------------------------------------------------------------
@@ -476,12 +486,12 @@ function Stream:delay(seconds) end
 ---@return motion.Stream
 function Stream:toString() end
 
----At most one value per `seconds` of input time.
+---A value, then none until `seconds` of input time passed since the one let through.
 ---@param seconds number
 ---@return motion.Stream
 function Stream:throttle(seconds) end
 
----A value once `seconds` of input time passed without a newer one.
+---A value once `seconds` of input time passed without a newer one, stamped with that time.
 ---@param seconds number
 ---@return motion.Stream
 function Stream:debounce(seconds) end

@@ -7,14 +7,14 @@ import MotionStreams
 /// (live input, `--act`), does it. Key and button state is kept in every mode, so a script
 /// reports the same lines whether or not its actions are performed.
 enum ActionFunctions {
-    static let functions: [(String, Int)] = [
+    static let functions: [(String, Binding)] = [
         ("exec", BindingTable.register("motion.exec", exec)),
         ("keys", BindingTable.register("motion.keys", keys)),
         ("keyDown", BindingTable.register("motion.keyDown") { try key($0, down: true) }),
         ("keyUp", BindingTable.register("motion.keyUp") { try key($0, down: false) }),
     ]
 
-    static let mouseFunctions: [(String, Int)] = [
+    static let mouseFunctions: [(String, Binding)] = [
         ("move", BindingTable.register("motion.mouse.move", move)),
         ("scroll", BindingTable.register("motion.mouse.scroll", scroll)),
         ("button", BindingTable.register("motion.mouse.button", button)),

@@ -3,12 +3,12 @@ import MotionStreams
 /// `s:throttle(seconds)` and `s:debounce(seconds)`: cooldowns on input time (the time of the
 /// value arriving, `motion.time()`); a debounced value is stamped with the time it fell due.
 enum CooldownOperatorMethods {
-    static let all: [(String, Int)] = [
+    static let all: [(String, Binding)] = [
         ("throttle", BindingTable.register("throttle") { call in
             let stream = try call.stream(1)
             let seconds = try CooldownOperatorMethods.seconds(call, "throttle")
             let runtime = call.runtime
-            return StreamMethods.push(stream.throttle(seconds, now: { runtime.time }), call)
+            return try StreamMethods.push(stream.throttle(seconds, now: { runtime.time }), call)
         }),
         ("debounce", BindingTable.register("debounce") { call in
             let stream = try call.stream(1)
@@ -16,7 +16,7 @@ enum CooldownOperatorMethods {
             let runtime = call.runtime
             let clock = runtime.dispatcher.clock
             let debounced = stream.debounce(seconds, on: clock, now: { runtime.time })
-            return StreamMethods.push(MotionObservable { observer in
+            return try StreamMethods.push(MotionObservable { observer in
                 let subscription = debounced.subscribe(
                     next: { value in runtime.withTime(clock.now) { observer.next(value) } },
                     state: { state in observer.state(state) })

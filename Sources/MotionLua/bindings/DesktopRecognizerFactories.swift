@@ -5,7 +5,7 @@ import MotionStreams
 /// `motion.swipe{}` and `motion.hold{}`, and the options every recognizer takes:
 /// `fingers = N` (exactly N pointers), `requireToFail = r | {r...}`, `enabled = bool`.
 enum DesktopRecognizerFactories {
-    static let functions: [(String, Int)] = [
+    static let functions: [(String, Binding)] = [
         ("swipe", BindingTable.register("motion.swipe", swipe)),
         ("hold", BindingTable.register("motion.hold", hold)),
     ]
