@@ -174,7 +174,11 @@ public final class LuaRuntime {
         guard !isClosed else { return }
         settle(before: frame.t)
         dispatcher.dispatch(frame)
-        if let pendingError { throw pendingError }
+        if let pendingError {
+            // A callback that failed may never run its keyUp: let go of what the script holds now.
+            actions.releaseAll(at: time, output: output)
+            throw pendingError
+        }
     }
 
     /// The end of input: decisions still waiting on time (a tap waiting for its interval) are

@@ -69,6 +69,8 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         try runtime.handle(frame(0, (1, .down, 0, 0)))
         try runtime.handle(frame(0.1, (1, .move, 10, 0)))
         #expect(throws: ScriptError.self) { try runtime.handle(frame(0.2, (1, .move, 20, 0))) }
+        // Released when the error surfaced, before the runtime closes.
+        #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
         runtime.close()
         #expect(output.lines.last == #"0.2 action {"action":"keyUp","key":"alt","auto":true}"#)
         #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
