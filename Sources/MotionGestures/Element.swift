@@ -45,6 +45,12 @@ public final class Element: Sendable {
     public static let screen = Element(x: 0, y: 0, width: .infinity, height: .infinity,
                                        rotation: 0, scale: 1, isScreen: true)
 
+    /// The whole input surface with a known size (`--surface`): still contains every point, so
+    /// nothing outside it is missed; `width`/`height` tell scripts how large it is.
+    public static func screen(width: Double, height: Double) -> Element {
+        Element(x: 0, y: 0, width: width, height: height, rotation: 0, scale: 1, isScreen: true)
+    }
+
     /// A screen-space vector in this element's space (no origin shift).
     @inlinable
     public func convertVector(fromScreen v: Point) -> Point {

@@ -50,6 +50,16 @@ public final class PointerDispatcher {
         clock.advance(to: t)
     }
 
+    /// The earliest input time at which something falls due without input: a recognizer's
+    /// time-based decision or an action scheduled on `clock` (nil: nothing is waiting).
+    public var nextDueTime: Double? {
+        var due = clock.nextTime
+        for recognizer in recognizers {
+            if let t = recognizer.nextDecisionTime, t < (due ?? .infinity) { due = t }
+        }
+        return due
+    }
+
     /// The end of input: `advance(to: .infinity)`. `time` stays at the last finite time.
     public func finish() {
         advance(to: .infinity)

@@ -47,6 +47,7 @@ public enum Runner {
         options.watchdog?.arm()
         defer { options.watchdog?.disarm() }
         runtime.actions = ActionSession(host: options.actions)
+        setScreen(of: runtime, options.input, source: source)
         runtime.setTimeout(options.timeout)
         try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
@@ -87,18 +88,50 @@ public enum Runner {
         ScriptError(.runtime, "\(runtime.scriptPath): interrupted (input time \(JSONText.number(runtime.time)) s)")
     }
 
+    /// `motion.screen.width/height`: the surface positions are mapped onto (`--surface WxH`, or
+    /// the device's size in millimetres for `--surface mm`); infinite in raw units.
+    public static func setScreen(of runtime: LuaRuntime, _ input: EventFileOptions, source: AnyObject?) {
+        let device = (source as? EvdevSourceInfo)?.device ?? DeviceDescription()
+        if let surface = input.resolvedSurface(for: device) {
+            runtime.setScreenSize(width: surface.width, height: surface.height)
+        }
+    }
+
     /// Opens an event file, detecting its format by content.
     public static func openEvents(path: String, options: EventFileOptions = EventFileOptions()) throws -> FrameSource {
         try openEventFile(path: path, options: options)
     }
 
     /// Runs a script on a live device until it disappears or SIGINT/SIGTERM, writing each
-    /// frame's output as it happens. Returns why reading ended.
+    /// frame's output as it happens and what falls due between frames on time (`LiveLoop`);
+    /// at the end what is still scheduled settles as at the end of a file. Returns why reading ended.
     @discardableResult
-    public static func runLive(_ options: RunOptions, output: MotionOutput) throws -> String {
-        guard let devicePath = options.devicePath else { return "no device" }
+    public static func runLive(_ options: RunOptions, output: MotionOutput,
+                               diagnostics: @escaping (String) -> Void = { _ in }) throws -> String {
+        try runLiveSession(options, output: output, diagnostics: diagnostics).reason
+    }
+
+    /// How a live run ended: why input ended, and how many callback errors were reported (and
+    /// their callbacks switched off) while it went on.
+    public struct LiveResult: Equatable {
+        public var reason: String
+        public var callbackErrors: Int
+
+        public init(reason: String, callbackErrors: Int) {
+            self.reason = reason
+            self.callbackErrors = callbackErrors
+        }
+    }
+
+    /// `runLive`, also telling how many callback errors the run survived: on live input a
+    /// callback that raises is reported (with its traceback) through `diagnostics` and switched
+    /// off — its subscription unsubscribed — and the run goes on.
+    public static func runLiveSession(_ options: RunOptions, output: MotionOutput,
+                                      diagnostics: @escaping (String) -> Void = { _ in }) throws -> LiveResult {
+        guard let devicePath = options.devicePath else { return LiveResult(reason: "no device", callbackErrors: 0) }
         let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
         defer { device.close() }  // releases the grab on every path
+        device.diagnostics = { diagnostics("motionscript: \($0)") }
         // SIGINT/SIGTERM wake the read (when the command catches them).
         Interruption.wake(device.reader.stopFileDescriptor)
         defer { Interruption.stopWaking(device.reader.stopFileDescriptor) }
@@ -106,13 +139,16 @@ public enum Runner {
                                      sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.actions = ActionSession(host: options.actions)
+        setScreen(of: runtime, options.input, source: device)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
-        return try device.run { frame in
-            // Stopped by a signal while waiting: the last frame cancels the pointers still down.
-            if Interruption.isRequested { Interruption.disarm() }
-            try bounded(options, runtime) { try runtime.handle(frame) }
+        runtime.onCallbackError = { error in
+            (output as? JSONLinesOutput)?.flush()
+            diagnostics("error: \(error.message)")
+            diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
+        let reason = try LiveLoop(device: device).run(BoundedLiveTarget(runtime: runtime, options: options))
+        return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }
 
     /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.

@@ -9,6 +9,11 @@ public final class LuaCallback {
     weak var runtime: LuaRuntime?
     /// Where the callback was passed in, for messages about its results.
     let place: String
+    /// Set once the callback raised in a runtime that goes on after callback errors (live
+    /// input): it is never called again, so nothing flows through it any more.
+    public private(set) var isDisabled = false
+    /// Called once when the callback is disabled (a subscription's own callback unsubscribes it).
+    var onDisabled: (() -> Void)?
 
     init(ref: Int32, runtime: LuaRuntime, place: String) {
         self.ref = ref
@@ -29,12 +34,21 @@ public final class LuaCallback {
             do {
                 return try LuaConversion.value(lua, at: -1)
             } catch let error as LuaBindingError {
-                runtime.fail(.runtime, "\(place) callback returned \(error.message)")
+                runtime.callbackFailed(self, "\(place) callback returned \(error.message)")
             } catch {
-                runtime.fail(.runtime, "\(place) \(error)")
+                runtime.callbackFailed(self, "\(place) \(error)")
             }
             return nil
         } ?? nil
+    }
+
+    /// Switches the callback off for good (see `isDisabled`).
+    func disable() {
+        guard !isDisabled else { return }
+        isDisabled = true
+        let action = onDisabled
+        onDisabled = nil
+        action?()
     }
 
     /// Calls the function for its truth value (`filter`): Lua truthiness, false on error.
@@ -45,7 +59,7 @@ public final class LuaCallback {
     /// Runs the function under pcall with a traceback handler and hands its result (on top of
     /// the stack) to `read`; nil when it could not run or raised.
     private func invoke<R>(_ argument: MotionValue, _ read: (Lua, LuaRuntime) -> R) -> R? {
-        guard let runtime, runtime.pendingError == nil, let L = runtime.callState,
+        guard !isDisabled, let runtime, runtime.pendingError == nil, let L = runtime.callState,
               runtime.hasStackLeft(place) else { return nil }
         let lua = Lua(L)
         let base = lua.top
@@ -66,7 +80,7 @@ public final class LuaCallback {
         }
         let status = ms_pcalllua(L, 1, 1, base + 1)
         guard status == LUA_OK else {
-            runtime.reportLuaError(status: status, lua: lua)
+            runtime.callbackRaised(self, status: status, lua: lua)
             return nil
         }
         return read(lua, runtime)

@@ -111,6 +111,21 @@ public final class LuaRuntime {
         body()
     }
 
+    /// Sets `motion.screen` to the input surface's size (`--surface`), so scripts can place edge
+    /// zones without hard-coded numbers. Call before `load()`; without it the screen is infinite.
+    public func setScreenSize(width: Double, height: Double) {
+        guard !isClosed else { return }
+        let lua = Lua(mainState)
+        let base = lua.top
+        defer { lua.top = base }
+        lua_rawgeti(mainState, ms_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua_pushstring(mainState, "motion")
+        guard lua_rawget(mainState, -2) == LUA_TTABLE else { return }
+        lua_pushstring(mainState, "screen")
+        LuaObject.push(ElementBox(.screen(width: width, height: height)), .element, on: lua)
+        lua_rawset(mainState, -3)
+    }
+
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { isClosed ? 0 : Int(ms_memoryused(mainState)) }
 
@@ -199,6 +214,19 @@ public final class LuaRuntime {
         if let pendingError { throw pendingError }
     }
 
+    /// Live input: the input time at which something falls due without input (a tap decision,
+    /// a delay, a spring frame), so the host can wake then; nil when nothing waits on time.
+    public var nextDueTime: Double? { pendingError == nil ? dispatcher.nextDueTime : nil }
+
+    /// Live input: input time reached `t` with no frame (the device was quiet): runs, in time
+    /// order, what fell due by then, each stamped with its own due time. Throws the first error.
+    public func advance(to t: Double) throws {
+        if let pendingError { throw pendingError }
+        settle(before: t)
+        if pendingError == nil { dispatcher.advance(to: t) }
+        if let pendingError { throw pendingError }
+    }
+
     /// How long, in input time after the last event, scheduled work may go on at the end of
     /// input: springs and tweens settle well within it; a delay that feeds itself never does.
     public static let settleHorizon = 60.0
@@ -227,6 +255,33 @@ public final class LuaRuntime {
         guard !isClosed else { return }
         deadline = seconds > 0 ? ms_monotonic() + seconds : .infinity
         ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
+    }
+
+    /// Live input runs all day: when set, a callback that raises (or returns what cannot be used)
+    /// is reported here, with its traceback, and switched off — its subscription is unsubscribed,
+    /// a `map` or `filter` through it lets nothing more pass — and the run goes on. Time limits
+    /// and memory errors still stop the script. Nil (files, scenarios): the first error stops it.
+    public var onCallbackError: ((ScriptError) -> Void)?
+    /// Callback errors reported through `onCallbackError` so far.
+    public private(set) var callbackErrorCount = 0
+
+    /// A callback raised: fatal, or reported and the callback switched off (`onCallbackError`).
+    func callbackRaised(_ callback: LuaCallback, status: Int32, lua: Lua) {
+        // A time limit or an interruption (a signal, a failed write) ends the run: not the callback's fault.
+        guard let report = onCallbackError, status == LUA_ERRRUN, ms_timedout(mainState) == 0, ms_interruption() == 0 else {
+            return reportLuaError(status: status, lua: lua)
+        }
+        callbackErrorCount += 1
+        callback.disable()
+        report(ScriptError(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
+    }
+
+    /// A callback's result could not be used: fatal, or reported and the callback switched off.
+    func callbackFailed(_ callback: LuaCallback, _ message: String) {
+        guard let report = onCallbackError else { return fail(.runtime, message) }
+        callbackErrorCount += 1
+        callback.disable()
+        report(ScriptError(.runtime, message))
     }
 
     /// Records the first error; later ones are consequences and are dropped.

@@ -15,5 +15,6 @@ extension Double: MotionVector {}
 extension Point: MotionVector {
     /// The point's length.
     public var magnitude: Double { length }
+    /// Whether both components are finite (neither NaN nor infinite).
     public var isFinite: Bool { x.isFinite && y.isFinite }
 }

@@ -17,6 +17,13 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
     var output: String?
 
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX written into the recording when the source has none (a pipe), e.g. 0:4095,0:4095.")
+    var axes: String?
+
+    func validate() throws {
+        _ = try InputOptions.parse(surface: nil, axes: axes)
+    }
+
     func run() throws {
         do {
             let reader = try LiveEventReader(path: device)
@@ -25,7 +32,7 @@ struct RecordCommand: ParsableCommand {
             Interruption.wake(reader.stopFileDescriptor)
             defer { Interruption.stopWaking(reader.stopFileDescriptor) }
             fputs("motionscript: recording \(device) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
-            let result = try recordEvemu(from: reader, to: output)
+            let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout", axes: try InputOptions.parse(surface: nil, axes: axes).axes)
             fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
         } catch let error as InputError {
             fputs("error: \(error)\n", stderr)

@@ -29,8 +29,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080 (default: raw device units).")
+    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080, or 'mm' for millimetres from the device's resolution (default: raw device units).")
     var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
+    var axes: String?
 
     @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
     var plot: String?
@@ -71,9 +74,7 @@ struct RunCommand: ParsableCommand {
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
-        if let surface, EventFileOptions.parseSurface(surface) == nil {
-            throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers, e.g. 1920x1080, got \(surface)")
-        }
+        _ = try InputOptions.parse(surface: surface, axes: axes)
     }
 
     func run() throws {
@@ -86,7 +87,7 @@ struct RunCommand: ParsableCommand {
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
         options.actions = ActionHost(performs: !sandbox && (act || (device != nil && !dryRun)), device: UinputDevice(path: uinput))
-        options.input.surface = surface.flatMap(EventFileOptions.parseSurface)
+        options.input = try InputOptions.parse(surface: surface, axes: axes)
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()
         // A failed write stops the script at once, as Ctrl-C would.
@@ -100,7 +101,14 @@ struct RunCommand: ParsableCommand {
             if watch {
                 try runWatching(options, output: output)
             } else if device != nil {
-                fputs("motionscript: \(try Runner.runLive(options, output: output))\n", stderr)
+                let result = try Runner.runLiveSession(options, output: output) { fputs("\($0)\n", stderr) }
+                output.flush()
+                if result.callbackErrors > 0 {
+                    fputs("motionscript: \(result.reason); \(result.callbackErrors) callback error\(result.callbackErrors == 1 ? "" : "s") (see above)\n", stderr)
+                    status = 1
+                } else {
+                    fputs("motionscript: \(result.reason)\n", stderr)
+                }
             } else if let plot {
                 try PlotCommand.plot(options, to: plot, forward: output)
             } else {
@@ -153,6 +161,7 @@ struct RunCommand: ParsableCommand {
         if let device = options.devicePath {
             let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
             defer { live.close() }
+            live.diagnostics = { fputs("motionscript: \($0)\n", stderr) }
             fputs("motionscript: \(try session.runLive(live))\n", stderr)
         } else {
             try session.run()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionHost
+import MotionInput
 
 /// `motionscript test`: batch-runs scenarios and ends stdout with `N passed, N failed`.
 struct TestCommand: ParsableCommand {
@@ -41,7 +42,14 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Run the scenarios with Lua's full standard library (by default they run sandboxed: no processes, file writes, native code or debug library).")
     var trusted = false
 
+    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface (e.g. 1920x1080) or 'mm' for millimetres; a scenario's '-- surface:' line wins.")
+    var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for raw events without a device description (e.g. 0:4095,0:4095).")
+    var axes: String?
+
     func validate() throws {
+        _ = try InputOptions.parse(surface: surface, axes: axes)
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be >= 1, got \(jobs)") }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
@@ -57,6 +65,7 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         var options = ScenarioOptions(jobs: jobs ?? ScenarioOptions.defaultJobs, timeout: timeout, memoryLimit: memory << 20, update: update)
         options.sandbox = !trusted
+        options.input = try InputOptions.parse(surface: surface, axes: axes)
         let batch = ScenarioBatch(
             paths: paths.isEmpty ? ["."] : paths,
             options: options,

@@ -2,14 +2,16 @@ import Foundation
 import Testing
 import MotionGestures
 import MotionHost
+import MotionInput
 
 /// A live source that replays frames and edits the script after a given frame, as a user
 /// saving in an editor while fingers are on the device.
-private final class ScriptedSource: FrameSourceWithTimeout {
+private final class ScriptedSource: LiveFrameSource {
     var frames: [Frame]
     let editAfter: Int
     let edit: () -> Void
     var index = 0
+    var edited = false
 
     init(frames: [Frame], editAfter: Int, edit: @escaping () -> Void) {
         self.frames = frames
@@ -17,13 +19,20 @@ private final class ScriptedSource: FrameSourceWithTimeout {
         self.edit = edit
     }
 
-    func nextFrame(timeout: Double, handle: (Frame) throws -> Void) throws -> String? {
-        guard index < frames.count else { return "end of input" }
-        try handle(frames[index])
-        if index == editAfter { edit() }
+    /// After frame `editAfter` was handled, the script is edited and the next call finds no
+    /// frame yet, so the session looks at the watcher before the following frame.
+    func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
+        guard index < frames.count else { return .end("end of input") }
+        if index == editAfter + 1, !edited {
+            edited = true
+            edit()
+            return .timeout
+        }
         index += 1
-        return nil
+        return .frame(frames[index - 1])
     }
+
+    func inputTimeNow() -> Double? { index > 0 ? frames[index - 1].t : nil }
 }
 
 @Suite struct LiveWatchTests {

@@ -1,4 +1,3 @@
 -- examples/desktop.lua over a recorded session: desktop.expected.jsonl pins the actions it causes.
--- (The first entry of package.path is this script's folder.)
-local here = package.path:match("^(.-)%?%.lua") or "./"
+local here = arg[0]:match("^(.*/)") or "./"
 dofile(here .. "../desktop.lua")

@@ -158,6 +158,11 @@ open class GestureRecognizer {
     /// they fell due, not with `t`. Time never goes back: an earlier `t` does nothing.
     open func advance(to t: Double) {}
 
+    /// The earliest input time at which `advance(to:)` would decide something without new input
+    /// (nil: nothing waits on time). A live host sleeps until then, so decisions come out on time
+    /// while no input arrives.
+    open var nextDecisionTime: Double? { nil }
+
     /// Whether the recognizer is in the middle of something (tracking pointers, or a tap waiting
     /// for its next tap): what `TapGestureRecognizer.require(toFail:)` waits on.
     open var isInProgress: Bool { !pointers.isEmpty }

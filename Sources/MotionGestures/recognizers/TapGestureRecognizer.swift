@@ -119,6 +119,14 @@ public final class TapGestureRecognizer: GestureRecognizer {
         }
     }
 
+    public override var nextDecisionTime: Double? {
+        guard !ignoringUntilLift, waiting == nil else { return nil }
+        // `advance(to:)` decides strictly after the tolerance: the next representable time past it.
+        if let tapStart { return (tapStart + maxDuration + Self.timeTolerance).nextUp }
+        if tapsCounted > 0, let lastLift { return (lastLift + interval + Self.timeTolerance).nextUp }
+        return nil
+    }
+
     public override func process(t: Double) {
         if waiting != nil || ignoringUntilLift {
             // Pointers of a failed tap, or taps while waiting on another recognizer.

@@ -16,6 +16,9 @@ public struct ScenarioOptions: Sendable {
     public var maxOutputLines: Int
     /// Run scripts in the restricted standard library (`LuaRuntime(sandbox:)`); `--trusted` lifts it.
     public var sandbox = true
+    /// Surface and axis ranges for every scenario (`test --surface/--axes`); a scenario's own
+    /// declarations (`ScenarioSurface`) take precedence.
+    public var input = EventFileOptions()
 
     public static let defaultTimeout = 10.0
     public static let defaultMemoryLimit = 256 << 20
@@ -134,12 +137,14 @@ public enum ScenarioRunner {
 
     /// The script's output over the events, under the time limit and memory cap.
     static func output(of script: String, events: String, options: ScenarioOptions) throws -> [String] {
-        let source = try Runner.openEvents(path: events)
+        let input = try ScenarioSurface.options(for: script, base: options.input)
+        let source = try Runner.openEvents(path: events, options: input)
         // The kept lines are Swift memory: bounded by the memory limit too.
         let output = CappedOutput(maxLines: options.maxOutputLines, maxBytes: options.memoryLimit)
         let runtime = try LuaRuntime(scriptPath: script, output: output, memoryLimit: options.memoryLimit,
                                      sandbox: options.sandbox)
         defer { runtime.close() }
+        Runner.setScreen(of: runtime, input, source: source)
         var tooMuch: ScriptError {
             ScriptError(.memory, output.overflowedBytes
                 ? "\(script): the output exceeded \(options.memoryLimit) bytes of lines"

@@ -10,7 +10,7 @@ import MotionLua
 /// swapped in; otherwise the old one keeps running untouched. `handle(frame)` always feeds the
 /// current runtime, so a live frame source can keep reading across a reload: each frame goes
 /// to exactly one version, none is lost or fed twice.
-public final class ReloadingPipeline {
+public final class ReloadingPipeline: LiveTarget {
     public let options: RunOptions
     public let output: MotionOutput
     /// The version running now (nil until a first version loaded).
@@ -22,6 +22,11 @@ public final class ReloadingPipeline {
     public private(set) var loads = 0
     public private(set) var failedLoads = 0
     private var attemptedFiles: [String] = []
+    /// Live input: when set, every version goes on after a callback error, reporting it here
+    /// (see `LuaRuntime.onCallbackError`), instead of stopping at the first.
+    public var onCallbackError: ((ScriptError) -> Void)?
+    /// The live device, whose description sizes `motion.screen` for `--surface mm`.
+    public var screenSource: AnyObject?
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -51,6 +56,7 @@ public final class ReloadingPipeline {
         }
         candidate.inheritedValues = runtime?.keptValues ?? [:]
         candidate.actions = ActionSession(host: options.actions)
+        Runner.setScreen(of: candidate, options.input, source: screenSource)
         candidate.setTimeout(options.timeout)
         do {
             try candidate.load(arguments: options.scriptArguments)
@@ -61,6 +67,7 @@ public final class ReloadingPipeline {
             return .failure(error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
         }
         candidate.setTimeout(0)
+        candidate.onCallbackError = onCallbackError
         attemptedFiles = []
         runtime?.close()
         willSwap?()
@@ -77,6 +84,31 @@ public final class ReloadingPipeline {
         guard let runtime, failure == nil else { return }
         do {
             try runtime.handle(frame)
+        } catch let error as ScriptError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Live input: what the current version has waiting on time (nil once it failed).
+    public var nextDueTime: Double? { failure == nil ? runtime?.nextDueTime : nil }
+
+    /// Live input: time passed without a frame; the current version runs what fell due.
+    public func advance(to t: Double) throws {
+        guard let runtime, failure == nil else { return }
+        do {
+            try runtime.advance(to: t)
+        } catch let error as ScriptError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// The end of live input: what the current version still has scheduled settles.
+    public func finish() throws {
+        guard let runtime, failure == nil else { return }
+        do {
+            try runtime.finish()
         } catch let error as ScriptError {
             failure = error
             throw error

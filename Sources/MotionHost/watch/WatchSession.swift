@@ -66,28 +66,44 @@ public final class WatchSession {
         }
     }
 
-    /// Live input: hands each frame, as it arrives, to the version current at that moment and
-    /// reloads between frames, so across a swap no frame is lost or doubled. Returns why
-    /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
-    public func runLive(_ device: FrameSourceWithTimeout) throws -> String {
+    /// Live input: hands each frame, as it arrives, to the version current at that moment, runs
+    /// what falls due between frames on time (`LiveLoop`), and reloads between frames, so across a
+    /// swap no frame is lost or doubled. At the end of input what the current version has
+    /// scheduled settles. Returns why reading ended (end of input, device gone, or stopped by
+    /// SIGINT/SIGTERM).
+    public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
+        pipeline.screenSource = device
+        pipeline.onCallbackError = { [diagnostics, pipeline] error in
+            (pipeline.output as? JSONLinesOutput)?.flush()
+            diagnostics("error: \(error.message)")
+            diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
+        }
         watcher.setFiles([pipeline.options.scriptPath])
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
+        let loop = LiveLoop(device: device)
         while true {
+            var step = LiveLoop.Step.idle
             var interrupted = false
-            if let reason = try device.nextFrame(timeout: 0.02, handle: { frame in
-                do {
-                    if let runtime = pipeline.runtime {
-                        try Runner.bounded(pipeline.options, runtime) { try pipeline.handle(frame) }
-                    }
-                } catch let error as ScriptError {
-                    interrupted = report(error)
+            do {
+                if let runtime = pipeline.runtime {
+                    try Runner.bounded(pipeline.options, runtime) { step = try loop.step(pipeline, maxWait: 0.02) }
+                } else {
+                    step = try loop.step(pipeline, maxWait: 0.02)
                 }
-            }) {
+            } catch let error as ScriptError {
+                interrupted = report(error)
+            }
+            if case .end(let reason) = step {
+                do {
+                    try pipeline.finish()
+                } catch let error as ScriptError {
+                    diagnostics("error: \(error.message)")
+                }
                 return reason
             }
             if interrupted { return "stopped" }

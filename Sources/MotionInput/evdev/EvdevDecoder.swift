@@ -46,6 +46,8 @@ public final class EvdevDecoder {
     private let strict: Bool
     private let describedBySource: Bool
     private let surface: Surface?
+    /// Why positions cannot be mapped onto the surface (said when a position needs it).
+    private let mappingProblem: String?
 
     private var pending: [PendingEvent] = []
     /// True between a `SYN_DROPPED` and the `SYN_REPORT` that ends the discarded span.
@@ -84,7 +86,8 @@ public final class EvdevDecoder {
         for (code, info) in options.axes { device.absinfo[code] = info }
         self.device = device
         self.strict = strict
-        surface = options.surface
+        surface = options.resolvedSurface(for: device)
+        mappingProblem = options.mappingProblem(for: device)
         let a = device.absinfo
         if let surface {
             let mx = AxisMapping(range: a[ABS.MT_POSITION_X] ?? a[ABS.X], length: surface.width)
@@ -94,6 +97,11 @@ public final class EvdevDecoder {
             let sy = AxisMapping(range: a[ABS.Y] ?? a[ABS.MT_POSITION_Y], length: surface.height)
             stMap = (sx != nil && sy != nil) ? (sx!, sy!) : nil
             relative = RelativePointer(start: (surface.width / 2, surface.height / 2), bounds: surface)
+        } else if options.millimetres {
+            // No physical size: positions cannot be given in millimetres (`mappingProblem` says why).
+            mtMap = nil
+            stMap = nil
+            relative = RelativePointer(start: (0, 0), bounds: nil)
         } else {
             mtMap = (.identity, .identity)
             stMap = (.identity, .identity)
@@ -246,7 +254,7 @@ public final class EvdevDecoder {
 
     private func mapping(_ map: (x: AxisMapping, y: AxisMapping)?, _ axis: String, place: Int) throws -> (x: AxisMapping, y: AxisMapping) {
         guard let map else {
-            throw Failure(message: "cannot map onto the surface: no range for \(axis) (the input does not describe the device; pass the axis ranges)", place: place)
+            throw Failure(message: "cannot map onto the surface: " + (mappingProblem ?? "no range for \(axis) (the input does not describe the device; pass --axes XMIN:XMAX,YMIN:YMAX)"), place: place)
         }
         return map
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rectangle in output units onto which absolute axes are mapped (`--surface WxH`).
 public struct Surface: Sendable, Equatable {
     public var width: Double
@@ -24,10 +26,76 @@ public struct EventFileOptions: Sendable, Equatable {
     /// Explicit axis ranges by ABS code, for sources that do not describe the device (raw files,
     /// pipes). They take precedence over ranges found in the file.
     public var axes: [UInt16: AbsInfo]
+    /// `--surface mm`: positions in millimetres from the axis minimum, from each axis's resolution
+    /// (units/mm), so a threshold means the same on every device. Takes the place of `surface`.
+    public var millimetres = false
 
     public init(surface: Surface? = nil, axes: [UInt16: AbsInfo] = [:]) {
         self.surface = surface
         self.axes = axes
+    }
+
+    /// The surface positions are mapped onto for `device` (whose explicit `axes` are merged in):
+    /// `surface`, or with `millimetres` the device's physical size, nil when an axis lacks a
+    /// resolution or a range.
+    public func resolvedSurface(for device: DeviceDescription) -> Surface? {
+        guard millimetres else { return surface }
+        let a = device.absinfo.merging(axes) { $1 }
+        guard let x = a[ABS.MT_POSITION_X] ?? a[ABS.X], let y = a[ABS.MT_POSITION_Y] ?? a[ABS.Y],
+              x.resolution > 0, y.resolution > 0, x.maximum > x.minimum, y.maximum > y.minimum else { return nil }
+        return Surface(width: (Double(x.maximum) - Double(x.minimum)) / Double(x.resolution),
+                       height: (Double(y.maximum) - Double(y.minimum)) / Double(y.resolution))
+    }
+
+    /// Why positions of `device` cannot be mapped onto the surface, said for users: an axis
+    /// without a range, one whose minimum equals its maximum, or (`millimetres`) no resolution.
+    public func mappingProblem(for device: DeviceDescription) -> String? {
+        guard surface != nil || millimetres else { return nil }
+        let a = device.absinfo.merging(axes) { $1 }
+        for (name, code, fallback) in [("X", ABS.MT_POSITION_X, ABS.X), ("Y", ABS.MT_POSITION_Y, ABS.Y)] {
+            let axis = a[code] != nil ? (code == ABS.MT_POSITION_X ? "ABS_MT_POSITION_X" : "ABS_MT_POSITION_Y") : (name == "X" ? "ABS_X" : "ABS_Y")
+            guard let info = a[code] ?? a[fallback] else {
+                return "no range for the \(name) axis (the input does not describe the device; pass --axes XMIN:XMAX,YMIN:YMAX)"
+            }
+            if info.maximum == info.minimum {
+                return "the \(name) axis (\(axis)) has minimum = maximum = \(info.minimum): an empty range cannot be mapped onto a surface (pass --axes XMIN:XMAX,YMIN:YMAX)"
+            }
+            if info.maximum < info.minimum {
+                return "the \(name) axis (\(axis)) has minimum \(info.minimum) above maximum \(info.maximum) (pass --axes XMIN:XMAX,YMIN:YMAX)"
+            }
+            if millimetres && info.resolution <= 0 {
+                return "the \(name) axis (\(axis)) reports no resolution, so --surface mm cannot give millimetres (use --surface WIDTHxHEIGHT)"
+            }
+        }
+        return nil
+    }
+
+    /// Parses `--axes XMIN:XMAX,YMIN:YMAX` (integers, e.g. `0:4095,0:4095`) into ranges for both
+    /// the multi-touch and single-touch axes; the error says what is wrong.
+    public static func parseAxes(_ text: String) -> Result<[UInt16: AbsInfo], AxesError> {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .failure(AxesError("--axes must be XMIN:XMAX,YMIN:YMAX, e.g. 0:4095,0:4095")) }
+        var bounds: [ClosedRange<Int32>] = []
+        for (name, part) in zip(["X", "Y"], parts) {
+            let pair = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard pair.count == 2, let low = Int32(pair[0].trimmingCharacters(in: .whitespaces)),
+                  let high = Int32(pair[1].trimmingCharacters(in: .whitespaces)) else {
+                return .failure(AxesError("--axes: the \(name) range '\(part)' must be MIN:MAX with integers, e.g. 0:4095"))
+            }
+            guard low < high else {
+                return .failure(AxesError(low == high
+                    ? "--axes: the \(name) range has minimum = maximum (\(low)); it must be wider than one value"
+                    : "--axes: the \(name) minimum \(low) is above its maximum \(high)"))
+            }
+            bounds.append(low...high)
+        }
+        return .success(Self.ranges(x: bounds[0], y: bounds[1]))
+    }
+
+    /// What `parseAxes` found wrong.
+    public struct AxesError: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
     /// `--surface WxH` as a tuple.
@@ -40,6 +108,18 @@ public struct EventFileOptions: Sendable, Equatable {
         let ax = AbsInfo(minimum: x.lowerBound, maximum: x.upperBound, resolution: resolution)
         let ay = AbsInfo(minimum: y.lowerBound, maximum: y.upperBound, resolution: resolution)
         return [ABS.X: ax, ABS.Y: ay, ABS.MT_POSITION_X: ax, ABS.MT_POSITION_Y: ay]
+    }
+
+    /// Parses `--surface`: `WxH` (e.g. `1920x1080`) or `mm`; nil when malformed or not positive.
+    public static func parseSurfaceOption(_ text: String) -> EventFileOptions? {
+        var options = EventFileOptions()
+        if text.lowercased() == "mm" {
+            options.millimetres = true
+            return options
+        }
+        guard let surface = parseSurface(text) else { return nil }
+        options.surface = surface
+        return options
     }
 
     /// Parses `WxH` (e.g. `1920x1080`); nil when malformed or not positive.

@@ -5,9 +5,10 @@ import MotionGestures
 /// stopped, the pointers still down are cancelled in one last frame and `endReason` says why.
 ///
 /// Ranges for `--surface` come from EVIOCGABS on an evdev node; on pipes and FIFOs pass them in
-/// `options.axes`. After a `SYN_DROPPED` on an evdev node the device state is read back with ioctls
-/// (`LiveResync`); on pipes state resynchronizes from the following frames, as with files. Unlike files, a position for a slot whose tracking id was never seen is ignored
-/// (fingers may already be down when reading starts).
+/// `options.axes`. After a `SYN_DROPPED` on an evdev node the queued events are drained and the
+/// device state is read back with ioctls (`resync(after:)`); on pipes state resynchronizes from the
+/// following frames, as with files. Unlike files, a position for a slot whose tracking id was never
+/// seen is ignored (fingers may already be down when reading starts).
 public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// What `nextFrame(timeout:)` produced.
     public enum Next: Equatable {
@@ -21,6 +22,22 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     private let decoder: EvdevDecoder
     private var ended = false
 
+    /// This machine's CLOCK_MONOTONIC in seconds; tests replace it to control time.
+    public var monotonicNow: () -> Double = LiveEventReader.now
+    /// True when event timestamps are read on `monotonicNow`'s clock (an evdev node switched to
+    /// CLOCK_MONOTONIC): input time between events is then read off that clock. Otherwise (a pipe
+    /// from another machine, a kernel without EVIOCSCLOCKID) it is estimated as the last event's
+    /// time plus the time elapsed here since it arrived.
+    public var timestampsAreMonotonic: Bool
+    /// Told what happened when the kernel dropped events (`SYN_DROPPED`), for stderr.
+    public var diagnostics: ((String) -> Void)?
+    /// `SYN_DROPPED` resynchronizations done from the device state.
+    public private(set) var resyncCount = 0
+
+    private var origin: Double?
+    private var lastEventT = 0.0
+    private var lastEventLocal = 0.0
+
     /// Opens `/dev/input/eventN` (or a FIFO of raw records); `grab` takes the device from everyone else
     /// until `close()`.
     public convenience init(path: String, options: EventFileOptions = EventFileOptions(), grab: Bool = false) throws {
@@ -30,6 +47,7 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     public init(reader: LiveEventReader, options: EventFileOptions = EventFileOptions()) {
         self.reader = reader
         decoder = EvdevDecoder(device: reader.device, options: options, strict: false)
+        timestampsAreMonotonic = reader.clockIsMonotonic
     }
 
     public var device: DeviceDescription { decoder.device }
@@ -45,6 +63,21 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// Releases the grab and closes the device.
     public func close() { reader.close() }
 
+    /// The input time now, on the device's clock (seconds since the first event, like frame
+    /// times); nil before the first event, when input time has no origin yet.
+    public func inputTimeNow() -> Double? {
+        guard let origin else { return nil }
+        if timestampsAreMonotonic { return max(lastEventT, monotonicNow() - origin) }
+        return lastEventT + max(0, monotonicNow() - lastEventLocal)
+    }
+
+    private func note(_ event: InputEventRecord) {
+        let time = Double(event.sec) + Double(event.usec) / 1_000_000
+        if origin == nil { origin = time }
+        lastEventT = time - origin!
+        lastEventLocal = monotonicNow()
+    }
+
     /// The next frame, waiting at most `timeout` seconds for it (nil: no limit).
     public func nextFrame(timeout: Double?) throws -> Next {
         if ended { return .end(reader.endReason ?? "end of input") }
@@ -53,15 +86,13 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             let left = deadline.map { max(0, $0 - LiveEventReader.now()) }
             switch try reader.next(timeout: left) {
             case .event(let event):
+                note(event)
                 do {
-                    let wasDropping = decoder.isDropping
-                    if let frame = try decoder.feed(event, place: 0) { return .frame(frame) }
-                    if wasDropping, !decoder.isDropping, reader.isEvdevNode,
-                       let sync = LiveResync.read(fd: reader.fileDescriptor, device: decoder.device, sec: event.sec, usec: event.usec) {
-                        var resynced: Frame?
-                        for e in sync { resynced = try decoder.feed(e, place: 0) ?? resynced }
-                        if let resynced { return .frame(resynced) }
+                    if event.type == EV.SYN, event.code == SYN.DROPPED, reader.isEvdevNode {
+                        if let frame = try resync(after: event) { return .frame(frame) }
+                        continue
                     }
+                    if let frame = try decoder.feed(event, place: 0) { return .frame(frame) }
                 } catch let failure as EvdevDecoder.Failure {
                     throw InputError(file: reader.path, failure.message)
                 }
@@ -73,6 +104,31 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
                 return .end(reason)
             }
         }
+    }
+
+    /// The kernel's client buffer overflowed. As libevdev does: what is still queued is stale
+    /// (older than the state, with slot selections of a state that is gone), so it is drained
+    /// and thrown away first; then the device state is read back (EVIOCGMTSLOTS, EVIOCGABS,
+    /// EVIOCGKEY) and its difference from what was delivered comes out as one frame. Reading
+    /// then goes on with events newer than that state.
+    private func resync(after dropped: InputEventRecord) throws -> Frame? {
+        let discarded = reader.discardQueued()
+        var stamp = (sec: dropped.sec, usec: dropped.usec)
+        if let last = discarded.last, (last.sec, last.usec) > (stamp.sec, stamp.usec) { stamp = last }
+        // The marker, then an empty report: the decoder forgets the partial frame and is ready.
+        _ = try decoder.feed(dropped, place: 0)
+        _ = try decoder.feed(InputEventRecord(sec: dropped.sec, usec: dropped.usec, type: EV.SYN, code: SYN.REPORT, value: 0), place: 0)
+        resyncCount += 1
+        guard let state = LiveResync.read(fd: reader.fileDescriptor, device: decoder.device, sec: stamp.sec, usec: stamp.usec) else {
+            diagnostics?("\(reader.path): the kernel dropped events (SYN_DROPPED) and the device state cannot be read back; going on from the next frames (\(discarded.frames) queued frames discarded)")
+            return nil
+        }
+        if let last = state.last { note(last) }
+        var frame: Frame?
+        for event in state { frame = try decoder.feed(event, place: 0) ?? frame }
+        let changed = frame.map { "\($0.events.count) pointer change\($0.events.count == 1 ? "" : "s")" } ?? "no pointer change"
+        diagnostics?("\(reader.path): the kernel dropped events (SYN_DROPPED, reader too slow); discarded \(discarded.frames) stale queued frames (\(discarded.events) events) and resynchronized from the device state: \(changed)")
+        return frame
     }
 
     /// Blocks for the next frame; nil once input ended or was stopped.

@@ -24,6 +24,9 @@ public final class LiveEventReader {
     public let isEvdevNode: Bool
     /// Why reading ended, once it has.
     public private(set) var endReason: String?
+    /// True when the event timestamps are this machine's CLOCK_MONOTONIC (EVIOCSCLOCKID took):
+    /// input time can then be read off the clock between events.
+    public internal(set) var clockIsMonotonic = false
 
     private let ownsDescriptor: Bool
     private var grabbed = false
@@ -59,6 +62,7 @@ public final class LiveEventReader {
         var device = DeviceDescription()
         var isNode = false
         var grabbed = false
+        var monotonic = false
         if kind == S_IFCHR {
             guard let d = EvdevIoctl.describe(fd) else {
                 let e = errno
@@ -69,7 +73,7 @@ public final class LiveEventReader {
             isNode = true
             // Monotonic timestamps: wall-clock jumps must not distort gesture velocities. Best effort.
             var clock = Int32(CLOCK_MONOTONIC)
-            _ = withUnsafeMutablePointer(to: &clock) { ioctl(fd, EvdevIoctl.setClockID, UnsafeMutableRawPointer($0)) }
+            monotonic = withUnsafeMutablePointer(to: &clock) { ioctl(fd, EvdevIoctl.setClockID, UnsafeMutableRawPointer($0)) } == 0
             if grab {
                 guard ioctl(fd, EvdevIoctl.grab, 1 as CInt) == 0 else {
                     let e = errno
@@ -81,6 +85,7 @@ public final class LiveEventReader {
         }
         try self.init(fd: fd, path: path, device: device, isEvdevNode: isNode, ownsDescriptor: true)
         self.grabbed = grabbed
+        clockIsMonotonic = monotonic
     }
 
     /// Reads from an already open descriptor (e.g. the read end of a pipe). The descriptor is made
@@ -199,6 +204,56 @@ public final class LiveEventReader {
                 throw InputError(file: path, "read error: \(String(cString: strerror(e)))")
             }
         }
+    }
+
+    /// What `discardQueued()` threw away.
+    public struct Discarded: Equatable {
+        public var events = 0
+        /// Complete frames among them (`SYN_REPORT`s).
+        public var frames = 0
+        /// The timestamp of the last event thrown away (nil when none).
+        public var last: (sec: Int64, usec: Int64)?
+
+        public static func == (a: Discarded, b: Discarded) -> Bool {
+            a.events == b.events && a.frames == b.frames && a.last?.sec == b.last?.sec && a.last?.usec == b.last?.usec
+        }
+    }
+
+    /// After `SYN_DROPPED`: everything still queued is older than the device state about to be
+    /// read back, and its slot selections refer to a state that is gone. Like libevdev's drain,
+    /// throws away what this reader buffered and reads the descriptor until it has nothing more
+    /// (EAGAIN), discarding that too. Bounded: a device that never pauses stops the drain after
+    /// 64 KiB of events.
+    public func discardQueued() -> Discarded {
+        var discarded = Discarded()
+        let size = InputEventRecord.rawSize
+        func count() {
+            while end - start >= size {
+                let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+                start += size
+                discarded.events += 1
+                if event.type == EV.SYN && event.code == SYN.REPORT { discarded.frames += 1 }
+                discarded.last = (event.sec, event.usec)
+            }
+        }
+        count()
+        var budget = 65536
+        while budget > 0, endReason == nil {
+            let leftover = end - start
+            if start > 0 {
+                if leftover > 0 {
+                    buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: leftover) }
+                }
+                start = 0
+                end = leftover
+            }
+            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            if n <= 0 { break }  // EAGAIN: drained (EOF and errors are seen by the next `next`)
+            end += n
+            budget -= n
+            count()
+        }
+        return discarded
     }
 
     private func finish(_ reason: String) -> Next {

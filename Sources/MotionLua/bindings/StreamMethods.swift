@@ -69,6 +69,15 @@ enum StreamMethods {
         let subscription = stream.subscribe(
             next: { _ = onNext.call($0) },
             state: { state in _ = onState?.call(.string(state.name)) })
+        // A callback switched off after an error (live input) takes its subscription with it.
+        let runtime = call.runtime
+        let end = { [weak runtime, weak subscription] in
+            guard let subscription else { return }
+            subscription.unsubscribe()
+            runtime?.forget(subscription)
+        }
+        onNext.onDisabled = end
+        onState?.onDisabled = end
         return pushSubscription(subscription, call)
     }
 

@@ -118,8 +118,11 @@ enum ValueOperatorMethods {
         return _latestValue(of: location) { latest in
             s._nextOperator { value, next in
                 guard let origin = latest() else { return }
+                if let v = value.number, let o = origin.number {
+                    next(.number(abs(v - o)))
+                    return
+                }
                 switch (value, origin) {
-                case let (.number(v), .number(o)): next(.number(abs(v - o)))
                 case let (.point(v), .point(o)): next(.number((v - o).length))
                 default:
                     runtime.fail(.runtime, "\(place) distance() needs values and location of one kind (numbers or points), got a \(value.kindName) and a \(origin.kindName)")

@@ -39,6 +39,6 @@ private final class TwoPointerHold: GestureRecognizer {
     ]
     for events in frames { hold.handle(Frame(t: events[0].t, events: events)) }
     subscription.unsubscribe()
-    // A final value reports the pointers the gesture had (2), not the one left down.
+    // At `ended` a gesture value reports the pointers the gesture had (2), not those left down.
     #expect(seen == ["possible 0 0.0", "began 2 0.0", "changed 2 10.0", "ended 2 10.0"])
 }

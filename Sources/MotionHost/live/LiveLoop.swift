@@ -1,0 +1,87 @@
+import MotionGestures
+import MotionInput
+import MotionLua
+
+/// What a live loop feeds: a script's runtime, or the reloading pipeline of `run --watch`.
+public protocol LiveTarget: AnyObject {
+    func handle(_ frame: Frame) throws
+    /// The input time at which something falls due without input (nil: nothing waits on time).
+    var nextDueTime: Double? { get }
+    /// Input time reached `t` without a frame: run what fell due by then.
+    func advance(to t: Double) throws
+    /// The end of input: what is still scheduled settles, as at the end of a file.
+    func finish() throws
+}
+
+extension LuaRuntime: LiveTarget {}
+
+/// Where a live loop reads: a device (or a test's scripted source).
+public protocol LiveFrameSource: AnyObject {
+    /// The next frame, waiting at most `timeout` seconds (nil: no limit).
+    func nextFrame(timeout: Double?) throws -> LiveDevice.Next
+    /// Input time now on the device's clock (nil before the first event).
+    func inputTimeNow() -> Double?
+}
+
+extension LiveDevice: LiveFrameSource {}
+
+/// Live input where time flows: waits for the next frame *or* the next time something falls due
+/// (a tap decision, a delay, a spring frame), whichever comes first, and runs what fell due,
+/// stamped with its due time on the device's clock. Without it a tap would be decided, and a delay
+/// would fire, only when the next touch arrived.
+public final class LiveLoop {
+    public let device: LiveFrameSource
+
+    /// What one `step` did.
+    public enum Step: Equatable {
+        case frame
+        /// Scheduled work fell due and ran.
+        case due
+        /// Nothing happened within the wait.
+        case idle
+        /// Input ended (the last frame, cancelling the pointers still down, was handled before).
+        case end(String)
+    }
+
+    public init(device: LiveFrameSource) {
+        self.device = device
+    }
+
+    /// Runs what already fell due, or else waits at most `maxWait` seconds (nil: as long as it
+    /// takes) for a frame or the next due time.
+    public func step(_ target: LiveTarget, maxWait: Double? = nil) throws -> Step {
+        if let due = target.nextDueTime, let now = device.inputTimeNow(), due <= now {
+            // Each due time in order; bounded, since a zero delay that feeds itself never ends
+            // (the runtime's time limit stops that one).
+            var steps = 0
+            while let next = target.nextDueTime, next <= now, steps < 100_000 {
+                try target.advance(to: next)
+                steps += 1
+            }
+            return .due
+        }
+        var wait = maxWait
+        if let due = target.nextDueTime, let now = device.inputTimeNow() {
+            wait = min(wait ?? .infinity, due - now)
+        }
+        switch try device.nextFrame(timeout: wait) {
+        case .frame(let frame):
+            try target.handle(frame)
+            return .frame
+        case .timeout:
+            return .idle
+        case .end(let reason):
+            return .end(reason)
+        }
+    }
+
+    /// Steps until input ends, then settles what is still scheduled; returns why input ended.
+    public func run(_ target: LiveTarget) throws -> String {
+        while true {
+            if case .end(let reason) = try step(target) {
+                try target.finish()
+                return reason
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import MotionInput
+
+/// A scenario can declare the surface it runs on in the leading comment lines of its script, so
+/// thresholds mean the same whatever device recorded its events:
+///
+///     -- surface: 1920x1080        (or: -- surface: mm)
+///     -- axes: 0:4095,0:4095       (for raw events without a device description)
+///
+/// Declarations override `test --surface/--axes`. A malformed one is an error naming its line.
+public enum ScenarioSurface {
+    public struct DeclarationError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `base` with the declarations of the script at `path` applied.
+    public static func options(for path: String, base: EventFileOptions) throws -> EventFileOptions {
+        var options = base
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return options }
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#!") { continue }
+            guard line.hasPrefix("--") else { break }  // declarations live in the leading comments
+            let body = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
+            if let value = declared("surface", in: body) {
+                guard let parsed = EventFileOptions.parseSurfaceOption(value) else {
+                    throw DeclarationError(description: "\(path):\(index + 1): surface must be WIDTHxHEIGHT (e.g. 1920x1080) or mm")
+                }
+                options.surface = parsed.surface
+                options.millimetres = parsed.millimetres
+            } else if let value = declared("axes", in: body) {
+                switch EventFileOptions.parseAxes(value) {
+                case .success(let axes): options.axes = axes
+                case .failure(let error): throw DeclarationError(description: "\(path):\(index + 1): \(error.description.replacingOccurrences(of: "--axes", with: "axes"))")
+                }
+            }
+        }
+        return options
+    }
+
+    private static func declared(_ key: String, in body: String) -> String? {
+        guard body.lowercased().hasPrefix(key + ":") else { return nil }
+        return body.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+    }
+}

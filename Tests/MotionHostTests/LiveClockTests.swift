@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import MotionHost
+import MotionInput
+import MotionLua
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live time flows between frames: a pipe carries the events, the device clock is injected, and
+/// the test drives `LiveLoop` one step at a time (no sleeping, no timing assertions).
+@Suite struct LiveClockTests {
+    /// A pipe-fed live device whose clock reads `clock.now` (seconds, same base as the events).
+    final class Rig {
+        let fds: [Int32]
+        let device: LiveDevice
+        let loop: LiveLoop
+        let runtime: LuaRuntime
+        let output = CollectedOutput()
+        var now = 0.0
+
+        init(_ script: String) throws {
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            self.fds = fds
+            let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
+            device = LiveDevice(reader: reader)
+            loop = LiveLoop(device: device)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("clock-\(UUID().uuidString).lua").path
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+            runtime = try LuaRuntime(scriptPath: path, output: output)
+            try runtime.load()
+            device.timestampsAreMonotonic = true
+            device.monotonicNow = { [unowned self] in self.now }
+        }
+
+        deinit {
+            runtime.close()
+            device.close()
+            if fds[1] >= 0 { Glibc.close(fds[1]) }
+        }
+
+        /// Writes a frame stamped `t` seconds (on the device clock).
+        func write(_ t: Double, _ events: [(UInt16, UInt16, Int32)]) {
+            let sec = Int64(t), usec = Int((t - Double(sec)) * 1_000_000 + 0.5)
+            var bytes = [UInt8]()
+            for (type, code, value) in events { bytes += inputEvent(sec: sec, usec: usec, type, code, value) }
+            bytes += inputEvent(sec: sec, usec: usec, 0, 0, 0)
+            _ = bytes.withUnsafeBytes { Glibc.write(fds[1], $0.baseAddress, $0.count) }
+        }
+
+        func down(_ t: Double, id: Int32, x: Int32, y: Int32) { write(t, [(3, 0x2f, 0), (3, 0x39, id), (3, 0x35, x), (3, 0x36, y)]) }
+        func lift(_ t: Double) { write(t, [(3, 0x39, -1)]) }
+        func closeWriter() { Glibc.close(fds[1]) }
+
+        /// One step that must not block: a generous hang guard, never reached when it works.
+        func step() throws -> LiveLoop.Step { try loop.step(runtime, maxWait: 5) }
+        func quietStep() throws -> LiveLoop.Step { try loop.step(runtime, maxWait: 0) }
+    }
+
+    @Test func aDelayFiresWhenItFallsDueWithoutFurtherInput() throws {
+        let rig = try Rig("""
+            motion.pointers():filter(function(p) return p.phase == "down" end):delay(0.5)
+              :map(function(p) return p.id end):emit("late")
+            """)
+        rig.now = 1000.0
+        rig.down(1000.0, id: 4, x: 10, y: 10)
+        #expect(try rig.step() == .frame)
+        #expect(rig.output.lines == [])
+        rig.now = 1000.3
+        #expect(try rig.quietStep() == .idle)
+        #expect(rig.output.lines == [])
+        rig.now = 1000.6
+        #expect(try rig.step() == .due)
+        #expect(rig.output.lines == [#"{"t":0.5,"name":"late","value":4}"#])
+    }
+
+    @Test func aLoneTapIsDecidedWhenTheDoubleTapsIntervalRunsOut() throws {
+        let rig = try Rig("""
+            local double = motion.tap{taps = 2}
+            local single = motion.tap{}
+            single:requireToFail(double)
+            motion.tapSource(single):emit("single")
+            """)
+        rig.now = 50.0
+        rig.down(50.0, id: 1, x: 10, y: 10)
+        #expect(try rig.step() == .frame)
+        rig.lift(50.1)
+        rig.now = 50.1
+        #expect(try rig.step() == .frame)
+        rig.now = 50.35
+        #expect(try rig.quietStep() == .idle)
+        #expect(!rig.output.lines.contains { $0.contains("\"single\"") })
+        rig.now = 50.45  // past lift + interval (0.3 s)
+        #expect(try rig.step() == .due)
+        #expect(rig.output.lines.filter { $0.contains("\"single\"") }.first == #"{"t":0.4,"name":"single","state":"active"}"#)
+    }
+
+    @Test func aSpringRunsOnWithoutInput() throws {
+        let rig = try Rig("""
+            motion.spring{to = 100, from = 0}:emit("spring")
+            """)
+        rig.now = 7.0
+        rig.down(7.0, id: 1, x: 0, y: 0)
+        #expect(try rig.step() == .frame)
+        rig.now = 7.1
+        var steps = 0
+        while case .due = try rig.quietStep(), steps < 100 { steps += 1 }
+        let times = rig.output.lines.compactMap { line -> Double? in
+            guard line.contains("\"value\"") else { return nil }
+            return Double(line.split(separator: ":")[1].split(separator: ",")[0])
+        }
+        #expect(times.count >= 6)
+        #expect(times.allSatisfy { $0 <= 0.1 })
+        #expect(times.last! > 0.08)
+    }
+
+    @Test func endOfLiveInputSettlesWhatIsScheduledAsAtTheEndOfAFile() throws {
+        let rig = try Rig("""
+            motion.pointers():delay(0.5):map(function(p) return p.phase end):emit("delayed")
+            """)
+        rig.now = 3.0
+        rig.down(3.0, id: 9, x: 1, y: 2)
+        rig.write(3.1, [(3, 0x35, 5)])
+        rig.closeWriter()
+        #expect(try rig.loop.run(rig.runtime) == "end of input")
+        #expect(rig.output.lines == [
+            #"{"t":0.5,"name":"delayed","value":"down"}"#,
+            #"{"t":0.6,"name":"delayed","value":"move"}"#,
+            #"{"t":0.6,"name":"delayed","value":"cancel"}"#,
+        ])
+    }
+}

@@ -1,0 +1,192 @@
+"""Shared helpers for the live checks: uinput devices driven by python3-evdev, and motionscript
+processes whose JSON Lines output the checks inspect."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from evdev import AbsInfo, UInput, ecodes as e
+
+MOTIONSCRIPT = os.environ.get("MOTIONSCRIPT", "motionscript")
+WORK = os.environ.get("LIVE_WORK", "/tmp")
+
+
+def fail(message):
+    print("FAIL:", message)
+    sys.stdout.flush()
+    sys.exit(1)
+
+
+def skip(message):
+    print("SKIP:", message)
+    sys.exit(77)
+
+
+def expect(condition, message):
+    if not condition:
+        fail(message)
+
+
+class Touchscreen:
+    """A multi-touch protocol B uinput device (INPUT_PROP_DIRECT unless `direct` is False, then a
+    touchpad: INPUT_PROP_POINTER). Stage changes with touch/move/lift, send them with `syn()`."""
+
+    def __init__(self, name="motionscript-test touchscreen", slots=10, xmax=1919, ymax=1079, resolution=0, direct=True):
+        axes = [
+            (e.ABS_X, AbsInfo(0, 0, xmax, 0, 0, resolution)),
+            (e.ABS_Y, AbsInfo(0, 0, ymax, 0, 0, resolution)),
+            (e.ABS_MT_SLOT, AbsInfo(0, 0, slots - 1, 0, 0, 0)),
+            (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+            (e.ABS_MT_POSITION_X, AbsInfo(0, 0, xmax, 0, 0, resolution)),
+            (e.ABS_MT_POSITION_Y, AbsInfo(0, 0, ymax, 0, 0, resolution)),
+        ]
+        keys = [e.BTN_TOUCH] if direct else [e.BTN_TOUCH, e.BTN_TOOL_FINGER, e.BTN_TOOL_DOUBLETAP, e.BTN_LEFT]
+        props = [e.INPUT_PROP_DIRECT] if direct else [e.INPUT_PROP_POINTER]
+        self.name = name
+        self.ui = UInput({e.EV_KEY: keys, e.EV_ABS: axes}, name=name, input_props=props)
+        self.path = self.ui.device.path
+        self.slot = 0
+        self.down = {}
+        self.touching = False
+        time.sleep(0.2)  # let udev-less devtmpfs settle the node
+
+    def _select(self, slot):
+        if slot != self.slot:
+            self.ui.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+            self.slot = slot
+
+    def touch(self, slot, tracking_id, x, y):
+        self._select(slot)
+        self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, tracking_id)
+        self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+        self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+        self.down[slot] = (x, y)
+
+    def move(self, slot, x, y):
+        self._select(slot)
+        if x != self.down[slot][0]:
+            self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+        if y != self.down[slot][1]:
+            self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+        self.down[slot] = (x, y)
+
+    def lift(self, slot):
+        self._select(slot)
+        self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
+        del self.down[slot]
+
+    def syn(self):
+        touching = bool(self.down)
+        if touching != self.touching:
+            self.ui.write(e.EV_KEY, e.BTN_TOUCH, 1 if touching else 0)
+            self.touching = touching
+        if self.down:
+            x, y = self.down[min(self.down)]
+            self.ui.write(e.EV_ABS, e.ABS_X, x)
+            self.ui.write(e.EV_ABS, e.ABS_Y, y)
+        self.ui.syn()
+
+    def close(self):
+        self.ui.close()
+
+
+def script(text, name="check.lua"):
+    path = os.path.join(WORK, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+POINTERS = 'motion.pointers():emit("p")\n'
+
+
+class Motionscript:
+    """`motionscript ARGS...` in the background; stdout lines are collected as they come."""
+
+    def __init__(self, *args):
+        self.args = [MOTIONSCRIPT, *args]
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.lines = []
+        self.stderr = b""
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._err = threading.Thread(target=self._read_err, daemon=True)
+        self._err.start()
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            try:
+                self.lines.append(json.loads(raw))
+            except ValueError:
+                self.lines.append({"not json": raw.decode(errors="replace")})
+
+    def _read_err(self):
+        self.stderr = self.proc.stderr.read()
+
+    def wait_open(self, path, timeout=120):
+        """Waits until the process has `path` open (it then reads it), plus a moment for the grab
+        and the script's setup."""
+        target = os.path.realpath(path)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self.finish()
+                fail(f"motionscript ended before opening {path}: exit {self.proc.returncode}: {self.err()}")
+            try:
+                for fd in os.listdir(f"/proc/{self.proc.pid}/fd"):
+                    try:
+                        if os.readlink(f"/proc/{self.proc.pid}/fd/{fd}") == target:
+                            time.sleep(1.0)
+                            return
+                    except OSError:
+                        pass
+            except OSError:
+                pass
+            time.sleep(0.05)
+        fail(f"motionscript did not open {path} within {timeout} s")
+
+    def wait_lines(self, predicate, timeout=60):
+        """Waits until some output line satisfies `predicate`; returns it (None on timeout)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                if predicate(line):
+                    return line
+            if self.proc.poll() is not None:
+                self._reader.join(5)
+                return next((l for l in self.lines if predicate(l)), None)
+            time.sleep(0.02)
+        return None
+
+    def signal(self, sig=signal.SIGINT):
+        self.proc.send_signal(sig)
+
+    def finish(self, timeout=60):
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            fail(f"motionscript did not end within {timeout} s: {' '.join(self.args)}")
+        self._reader.join(10)
+        self._err.join(10)
+        return self.proc.returncode
+
+    def err(self):
+        return self.stderr.decode(errors="replace").strip()
+
+    def pointer_events(self, name="p"):
+        return [dict(l["value"], t=l["t"]) for l in self.lines if l.get("name") == name and "value" in l]
+
+
+def run(*args, timeout=120):
+    proc = subprocess.run([MOTIONSCRIPT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith(b"{")]
+    return proc.returncode, lines, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace")
+
+
+def phases(events):
+    return [(p["id"], p["phase"]) for p in events]
