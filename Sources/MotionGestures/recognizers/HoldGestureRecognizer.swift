@@ -49,6 +49,11 @@ public final class HoldGestureRecognizer: GestureRecognizer {
         write(state: .began)
     }
 
+    public override var nextDecisionTime: Double? {
+        guard let startTime, !state.isActive, !isIgnoringUntilLift else { return nil }
+        return startTime + duration
+    }
+
     public override func process(t: Double) {
         if wasCancelled {
             finish(state.isActive ? .cancelled : .failed)
