@@ -274,6 +274,8 @@ public final class LuaRuntime {
         callbackErrorCount += 1
         callback.disable()
         report(ScriptError(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
+        // The switched-off callback may be the one that would have let go of a key.
+        actions.releaseAll(at: time, output: output)
     }
 
     /// A callback's result could not be used: fatal, or reported and the callback switched off.
@@ -282,6 +284,7 @@ public final class LuaRuntime {
         callbackErrorCount += 1
         callback.disable()
         report(ScriptError(.runtime, message))
+        actions.releaseAll(at: time, output: output)
     }
 
     /// Records the first error; later ones are consequences and are dropped.

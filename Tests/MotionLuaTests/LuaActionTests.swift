@@ -76,6 +76,27 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
     }
 
+    @Test func aCallbackSwitchedOffOnLiveInputReleasesHeldKeys() throws {
+        let (runtime, output, sink) = try performingRuntime("""
+            motion.gesture(motion.pan{threshold = 0}):subscribe(function(g)
+              if g.state == "began" then motion.keyDown("alt") end
+              if g.state == "changed" then error("boom") end
+              if g.state == "ended" then motion.keyUp("alt") end
+            end)
+            """)
+        var reported: [String] = []
+        runtime.onCallbackError = { reported.append($0.message) }
+        try runtime.handle(frame(0, (1, .down, 0, 0)))
+        try runtime.handle(frame(0.1, (1, .move, 10, 0)))
+        try runtime.handle(frame(0.2, (1, .move, 20, 0)))  // raises: switched off, the run goes on
+        #expect(reported.count == 1)
+        #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
+        #expect(output.lines.last == #"0.2 action {"action":"keyUp","key":"alt","auto":true}"#)
+        try runtime.handle(frame(0.3, (1, .up, 20, 0)))
+        runtime.close()
+        #expect(sink.batches.count == 2)
+    }
+
     @Test func actionsAreStampedWithInputTime() throws {
         let (runtime, output) = try loadedRuntime("""
             motion.gesture(motion.tap{}):subscribe(function(g)
