@@ -56,13 +56,14 @@ function motion.element(options) end
 ---A gesture recognizer. It watches the pointers that go down inside its element.
 ---@class motion.Recognizer
 ---@field state motion.RecognitionState The current state.
----@field kind "translation"|"rotation"|"scale"|"tap"
+---@field kind "translation"|"rotation"|"scale"|"tap"|"swipe"|"hold"
 ---@field pointers integer How many pointers it tracks.
 ---@field element motion.Element Where its pointers must go down.
 ---@field enabled boolean Writable: false cancels an active gesture and takes no new pointers.
 local Recognizer = {}
 
----This recognizer waits until `other` fails (a single tap waiting for a double tap).
+---This recognizer waits until `other` fails (a single tap waiting for a double tap, a swipe waiting
+---for a hold): its start is held back until then, and it fails if `other` begins or is recognized.
 ---@param other motion.Recognizer
 function Recognizer:requireToFail(other) end
 
