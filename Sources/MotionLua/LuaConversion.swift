@@ -14,7 +14,9 @@ import MotionStreams
 enum LuaConversion {
     static let gestureMetatable = "motion.Gesture"
     static let maxDepth = 64
-    static let maxParts = 1 << 20
+    /// Converting runs in Swift, where the time limit cannot interrupt it: this bounds one
+    /// conversion's work (a 10,000-element table is well within it).
+    static let maxParts = 100_000
 
     /// Pushes `value`; throws (pushing nothing more) when Lua's stack has no room left.
     static func push(_ value: MotionValue, on lua: Lua) throws {

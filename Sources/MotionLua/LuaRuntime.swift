@@ -76,8 +76,8 @@ public final class LuaRuntime {
 
     /// Native stack a pipeline step needs left before it goes deeper (a callback, a property
     /// write): more than the deepest chain of Swift operators between two such steps
-    /// (`StreamMethods.maxChainDepth`) can take.
-    /// A quarter of the stack on threads with less than 8 MiB.
+    /// (`StreamMethods.maxChainDepth`) can take. On threads with less than 8 MiB of stack, a
+    /// quarter of it.
     static let stackReserve = 2 << 20
 
     private static func stackLow() -> Bool {

@@ -10,8 +10,9 @@ struct TestCommand: ParsableCommand {
         abstract: "Run scenarios (NAME.lua + events + NAME.expected.jsonl) and compare their output.",
         discussion: """
             A scenario is NAME.lua beside NAME.events.jsonl (or .evemu, .yml, .raw) and \
-            NAME.expected.jsonl. Output lines are compared as JSON, numbers within 1e-9. \
-            Exit status: 0 all passed, 1 any failed, 2 bad usage.
+            NAME.expected.jsonl. Each runs in a worker process; output lines are compared as \
+            JSON, numbers within 1e-9. Exit status: 0 all passed, 1 any failed, 2 bad usage, \
+            no scenarios found, or a --junit path that cannot be written.
             """
     )
 
@@ -66,37 +67,69 @@ struct TestCommand: ParsableCommand {
         var options = ScenarioOptions(jobs: jobs ?? ScenarioOptions.defaultJobs, timeout: timeout, memoryLimit: memory << 20, update: update)
         options.sandbox = !trusted
         options.input = try InputOptions.parse(surface: surface, axes: axes)
+        let searched = paths.isEmpty ? ["."] : paths
         let batch = ScenarioBatch(
-            paths: paths.isEmpty ? ["."] : paths,
+            paths: searched,
             options: options,
             filter: filter,
             shard: try shard.map { try ScenarioSelection.parseShard($0) })
-        let showProgress = isatty(STDERR_FILENO) != 0
-        let report: ScenarioReport
+        let scenarios: [Scenario]
         do {
-            report = try batch.run { done, total, result in
-                guard showProgress else { return }
-                fputs("\r\u{1B}[K[\(done)/\(total)] \(result.scenario.name)", stderr)
-            }
+            scenarios = try batch.select()
         } catch let error as ScenarioUsageError {
             throw ValidationError(error.description)
         }
-        if showProgress { fputs("\r\u{1B}[K", stderr) }
-        if report.results.isEmpty {
-            // Exit 0 (nothing failed), but a CI job pointed at the wrong folder should hear of it.
-            let searched = (paths.isEmpty ? ["."] : paths).joined(separator: " ")
-            fputs("motionscript: no scenarios found in \(searched)\(filter != nil || shard != nil ? " (after --filter/--shard)" : "")\n", stderr)
-        }
-        if let junit {
-            do {
-                try JUnitReport.xml(report.results).write(toFile: junit, atomically: true, encoding: .utf8)
-            } catch {
-                fputs("error: cannot write \(junit): \(error.localizedDescription)\n", stderr)
-                print(report.lines.joined(separator: "\n"))
+        // A report that cannot be written is bad usage, said before the batch, not after it.
+        let createdReport = try junit.map { try checkWritable($0) } ?? false
+        // Nothing to test is a mistake (a CI pointed at the wrong folder must not go green),
+        // unless it is an empty shard of scenarios that exist.
+        if !scenarios.contains(where: { $0.problem?.isSkip != true }) {
+            let unsharded = ScenarioBatch(paths: searched, filter: filter)
+            let haveScenarios = shard != nil && ((try? unsharded.select()) ?? []).contains { $0.problem?.isSkip != true }
+            let after = filter != nil || shard != nil ? " (after --filter/--shard)" : ""
+            fputs("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n", stderr)
+            if !haveScenarios {
+                if createdReport, let junit { unlink(junit) }
                 throw ExitCode(2)
             }
         }
+        ScenarioRunner.stopWorkersOnSignals()
+        let showProgress = isatty(STDERR_FILENO) != 0
+        let report = try batch.run(scenarios) { done, total, result in
+            guard showProgress else { return }
+            fputs("\r\u{1B}[K[\(done)/\(total)] \(result.scenario.name)", stderr)
+        }
+        if showProgress { fputs("\r\u{1B}[K", stderr) }
+        var status = report.exitCode
+        if let junit {
+            do {
+                try JUnitReport.xml(report).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                fputs("error: cannot write the JUnit report \(junit): \(error.localizedDescription)\n", stderr)
+                status = 2
+            }
+        }
         print(report.lines.joined(separator: "\n"))
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Opens `path` for writing (creating it) and closes it again: a missing folder, a read-only
+    /// file or a folder in its place fails now. True when it created the file.
+    private func checkWritable(_ path: String) throws -> Bool {
+        let existed = access(path, F_OK) == 0
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            fputs("error: cannot write the JUnit report \(path): \(String(cString: strerror(errno)))\n", stderr)
+            throw ExitCode(2)
+        }
+        close(fd)
+        return !existed
+    }
+}
+
+extension Scenario.Problem {
+    var isSkip: Bool {
+        if case .skip = self { return true }
+        return false
     }
 }

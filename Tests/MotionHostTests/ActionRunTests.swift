@@ -236,7 +236,7 @@ private func waitWithHangGuard(_ pid: pid_t) -> Int32 {
         for file in ["desktop.events.jsonl", "desktop.expected.jsonl"] {
             writeFile(try String(contentsOf: scenarios.appendingPathComponent(file), encoding: .utf8), file, in: folder)
         }
-        let report = try ScenarioBatch(paths: [folder.path]).run()
+        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
         #expect(report.lines.last == "0 passed, 1 failed")
         #expect(report.results.first?.failureMessage?.contains("super+Right") == true)
     }

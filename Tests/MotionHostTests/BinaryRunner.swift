@@ -8,13 +8,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// `directory` (default the repository root) and returns its exit status and output.
 func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot) throws
     -> (status: Int32, stdout: String, stderr: String) {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("motionscript").path),
-          folder.path != "/" {
-        folder = folder.deletingLastPathComponent()
-    }
     let process = Process()
-    process.executableURL = folder.appendingPathComponent("motionscript")
+    process.executableURL = URL(fileURLWithPath: motionscriptBinary)
     process.arguments = arguments
     process.currentDirectoryURL = directory
     let out = Pipe(), err = Pipe()

@@ -182,12 +182,12 @@ private func temp(_ name: String, _ text: String) -> String {
 }
 
 @Suite struct TestCommandTests {
-    @Test func anEmptyFolderPassesWithAWarning() throws {
+    @Test func anEmptyFolderIsBadUsage() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let r = try motionscript("test", folder.path)
-        #expect(r.status == 0)
-        #expect(r.stdout == "0 passed, 0 failed\n")
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
         #expect(r.stderr == "motionscript: no scenarios found in \(folder.path)\n")
     }
 

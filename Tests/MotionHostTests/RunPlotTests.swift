@@ -110,10 +110,28 @@ private func census(_ svg: String) throws -> SVGCensus {
         let svg = RunPlot.svg(try RunTrace.record(RunOptions(scriptPath: script, eventsPath: events)))
         let c = try census(svg)
         #expect(c.texts.contains("\"<&\"odd'>\""))
-        #expect(c.texts.contains("\"a<b\""))
+        #expect(c.texts.contains("a<b"))  // the marker label: the string itself
         #expect(!svg.contains("nan\"") && !svg.contains("inf\""))
         #expect(c.classes["emitted"] == 3)
         #expect(c.classes["value-marker"] == 2)  // the two strings
+    }
+
+    @Test func manyPointersAreCountedInTheLegendAndGestureMarkersShowTheirState() throws {
+        let folder = makeTemporaryFolder("plot")
+        let script = writeFile("motion.gesture(motion.tap{}):emit('tap')\n", "taps.lua", in: folder)
+        var lines = ""
+        for id in 1...8 {
+            let t = Double(id)
+            lines += #"{"t":\#(t),"id":\#(id),"phase":"down","x":\#(id * 10),"y":5}"# + "\n"
+            lines += #"{"t":\#(t + 0.05),"id":\#(id),"phase":"up","x":\#(id * 10),"y":5}"# + "\n"
+        }
+        let events = writeFile(lines, "taps.events.jsonl", in: folder)
+        let c = try census(RunPlot.svg(try RunTrace.record(RunOptions(scriptPath: script, eventsPath: events))))
+        #expect(c.classes["pointer-path"] == 8)
+        #expect(c.texts.filter { $0.hasPrefix("pointer ") }.count == 6)
+        #expect(c.texts.contains("+2 more"))
+        #expect(c.classes["value-marker"] == 9)  // the snapshot at subscription ("possible"), then 8 recognitions
+        #expect(c.texts.filter { $0 == "recognized" }.count == 8)
     }
 
     @Test func niceTicksAndNumbers() {

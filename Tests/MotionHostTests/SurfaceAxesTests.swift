@@ -128,11 +128,11 @@ import MotionLua
             {"t":0,"name":"p","value":{"id":5,"phase":"down","x":50.01221001221001,"y":25.01221299462628}}
 
             """.write(to: dir.appendingPathComponent("edge.expected.jsonl"), atomically: true, encoding: .utf8)
-        let report = try ScenarioBatch(paths: [dir.path], options: ScenarioOptions(jobs: 1)).run()
+        let report = try ScenarioBatch(paths: [dir.path], options: ScenarioOptions(jobs: 1, workerExecutable: motionscriptBinary)).run()
         #expect(report.results.map(\.outcome) == [.passed])
         // A malformed declaration names its line.
         try "-- surface: huge\n".write(to: dir.appendingPathComponent("edge.lua"), atomically: true, encoding: .utf8)
-        let bad = try ScenarioBatch(paths: [dir.path], options: ScenarioOptions(jobs: 1)).run()
-        #expect(bad.results.map(\.outcome) == [.failed("\(dir.path)/edge.lua:1: surface must be WIDTHxHEIGHT (e.g. 1920x1080) or mm")])
+        let bad = try ScenarioBatch(paths: [dir.path], options: ScenarioOptions(jobs: 1, workerExecutable: motionscriptBinary)).run()
+        #expect(bad.results.map(\.outcome) == [.error("\(dir.path)/edge.lua:1: surface must be WIDTHxHEIGHT (e.g. 1920x1080) or mm")])
     }
 }

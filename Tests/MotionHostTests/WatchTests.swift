@@ -38,6 +38,35 @@ import MotionLua
     }
 }
 
+/// The script's folder deleted and made again (a branch switch, a `git stash`, a build step that
+/// regenerates it): the watcher picks the new folder up, through relative and absolute paths.
+@Suite struct WatchedFolderRecreatedTests {
+    /// `plain`: the path as given; otherwise with `.` and `..` in it (still one folder).
+    @Test(arguments: [true, false])
+    func aDeletedAndRecreatedFolderIsWatchedAgain(plain: Bool) throws {
+        let parent = makeTemporaryFolder("recreate")
+        let folder = parent.appendingPathComponent("scripts/deep")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let absolute = writeFile("-- 1\n", "a.lua", in: folder)
+        let watched = plain ? absolute : parent.path + "/./scripts/../scripts/deep/a.lua"
+        let watcher = try FileWatcher(files: [watched])
+        for round in 1...3 {
+            try FileManager.default.removeItem(at: parent.appendingPathComponent("scripts"))
+            // Its going away is a change (the reload reports the missing file).
+            #expect(watcher.wait(debounce: 0.05, timeout: 5) == .changed([absolute]), "round \(round)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            writeFile("-- \(round)\n", "a.lua", in: folder)
+            #expect(watcher.wait(debounce: 0.05, timeout: 5) == .changed([absolute]), "round \(round)")
+            // Watched again: an edit in place is seen.
+            writeFile("-- edited \(round)\n", "a.lua", in: folder)
+            #expect(watcher.wait(debounce: 0.05, timeout: 5) == .changed([absolute]), "round \(round)")
+        }
+        // Other files in the recreated folder are still not watched.
+        writeFile("x", "notes.txt", in: folder)
+        #expect(watcher.wait(debounce: 0.05, timeout: 0.2) == .timedOut)
+    }
+}
+
 @Suite struct WatchSessionTests {
     /// Runs a session on its own thread; `edits` run one by one, each when the session is
     /// waiting for a change. Returns the output and the diagnostics.
@@ -115,6 +144,24 @@ import MotionLua
         session.stop()
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(session.pipeline.runtime == nil && session.pipeline.loads == 1)
+    }
+
+    /// The folder deleted (the reload fails, the old version keeps running), then back (moved
+    /// into place whole, as a branch switch does): the new version loads.
+    @Test func aScriptWhoseFolderIsDeletedAndMadeAgainReloads() throws {
+        let parent = makeTemporaryFolder("session")
+        let folder = parent.appendingPathComponent("scripts")
+        let staging = parent.appendingPathComponent("staging")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let script = writeFile("motion.emit('v', 1)\n", "main.lua", in: folder)
+        writeFile("motion.emit('v', 2)\n", "main.lua", in: staging)
+        let result = try runSession(script: script, events: nil, edits: [
+            { try? FileManager.default.removeItem(at: folder) },
+            { _ = rename(staging.path, folder.path) },
+        ])
+        #expect(result.lines == [#"{"t":0,"name":"v","value":1}"#, #"{"t":0,"name":"v","value":2}"#])
+        #expect(result.diagnostics.last == "-- reloaded main.lua --", "\(result.diagnostics)")
     }
 
     @Test func aChangedRequiredModuleReloadsTheScript() throws {

@@ -1,5 +1,6 @@
 import Testing
 import MotionGestures
+import MotionStreams
 @testable import MotionLua
 
 /// Material Motion's own numbers for `startWith`, `distance(from:)` and `addedTo` streams.
@@ -57,6 +58,32 @@ import MotionGestures
             """)
         defer { runtime.close() }
         #expect(output.lines == ["0 calls 0", "0 p state atRest", "0 calls 1"])
+    }
+
+    @Test func anAddedToStreamGivesTheSameNumbersInSwiftAndLua() throws {
+        // The anchor moves after the pipeline is subscribed and before the drag: its latest
+        // value (30, 30) doubled is the start, in both.
+        let (runtime, output) = try loadedRuntime("""
+            local anchor = motion.property({x = 5, y = 5})
+            local doubled = anchor:map(function(p) return {x = p.x * 2, y = p.y * 2} end)
+            motion.gesture(motion.pan{threshold = 0}):translation(doubled):emit("p")
+            anchor:write({x = 15, y = 15})
+            """)
+        defer { runtime.close() }
+        for f in dragFrames(moves: 2) { try runtime.handle(f) }
+        let lua = output.lines.filter { !$0.contains("state") }
+
+        let pan = try TranslationGestureRecognizer(threshold: 0)
+        let anchor = ReactiveProperty(Point(x: 5, y: 5))
+        var swift: [String] = []
+        let subscription = gestureSource(pan).translation(addedTo: anchor.stream._map { $0 * 2 })
+            .subscribe(next: { swift.append("\(JSONText.point($0))") })
+        anchor.write(Point(x: 15, y: 15))
+        for f in dragFrames(moves: 2) { pan.handle(f) }
+        subscription.unsubscribe()
+
+        #expect(lua == ["0.016 p {\"x\":40,\"y\":30}", "0.032 p {\"x\":50,\"y\":30}"])
+        #expect(lua.map { String($0.split(separator: " ")[2]) } == swift)
     }
 
     @Test func emitWritesStateLinesOnChangeOnly() throws {

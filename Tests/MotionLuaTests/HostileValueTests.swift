@@ -67,11 +67,11 @@ func setupError(_ source: String, memoryLimit: Int = 0, sandbox: Bool = false) -
         #expect(output.lines == ["0 x " + String(repeating: "[", count: 63) + "1" + String(repeating: "]", count: 63)])
     }
 
-    @Test func sharedSubtablesCannotExpandBeyondAMillionParts() throws {
+    @Test func sharedSubtablesCannotExpandBeyondAHundredThousandParts() throws {
         // 2^40 leaves if expanded; each level holds the previous table twice.
         let error = try #require(setupError("local T = {} for i = 1, 40 do T = {T, T} end\nmotion.emit('x', T)"))
         #expect(error.message.contains("script.lua:2:"))
-        #expect(error.message.contains("a value of more than 1048576 parts"))
+        #expect(error.message.contains("a value of more than 100000 parts"))
     }
 
     @Test func nulBytesSurviveInStringsAndNames() throws {

@@ -128,10 +128,15 @@ public enum RunPlot {
         y = y0 + h + 28
         // Legend.
         var x = left
-        for (index, id) in ids.enumerated() {
+        // Up to 6 pointers by name (colors repeat after 10 anyway); the rest are counted.
+        for (index, id) in ids.prefix(6).enumerated() {
             legendSwatch(&doc, x: x, y: y, color: palette[index % palette.count], dashed: false)
             doc.text("pointer \(id)", x: x + 26, y: y + 4, size: 12, className: "legend")
             x += 100
+        }
+        if ids.count > 6 {
+            doc.text("+\(ids.count - 6) more", x: x, y: y + 4, size: 12, fill: "#555", className: "legend")
+            x += 80
         }
         for (index, series) in emittedPoints.enumerated() {
             legendSwatch(&doc, x: x, y: y, color: palette[(ids.count + index) % palette.count], dashed: true)
@@ -315,11 +320,20 @@ public enum RunPlot {
         for line in others {
             let x = st(line.t)
             doc.circle(x, y + h / 2, r: 4, fill: color, className: "value-marker")
-            doc.text(truncated(JSONText.value(line.value!), 14), x: x + 6, y: y + h / 2 - 6, size: 10, fill: "#333")
+            doc.text(truncated(markerLabel(line.value!), 14), x: x + 6, y: y + h / 2 - 6, size: 10, fill: "#333")
         }
         doc.close("g")
         laneLabel(&doc, "\"\(name)\"", detail: detail, y: y, h: min(h, 30))
         return h
+    }
+
+    /// What a marker says: a gesture value's state, a string as it is, anything else as JSON.
+    static func markerLabel(_ value: MotionValue) -> String {
+        switch value {
+        case .gesture(let g): return g.state.rawValue
+        case .string(let text): return text
+        default: return JSONText.value(value)
+        }
     }
 
     /// A value holds until the next one: each point is carried right to the next one's time.

@@ -86,6 +86,9 @@ private struct Parser {
             guard digits() > 0 else { throw error("invalid number") }
         }
         guard let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)) else { throw error("invalid number") }
+        // Infinity would match any number within the tolerance: a number too large for a
+        // double is an error, not a wildcard. (Too small rounds to zero, as decimals round.)
+        guard value.isFinite else { throw JSONValue.ParseError(column: start + 1, message: "number out of range (larger than a double can hold)") }
         return value
     }
 
@@ -125,14 +128,21 @@ private struct Parser {
             case UInt8(ascii: "r"): scalars.append("\r")
             case UInt8(ascii: "t"): scalars.append("\t")
             case UInt8(ascii: "u"):
+                // A surrogate stands only in a pair: alone it is no character, and mapping it to
+                // U+FFFD would make two different expected strings equal.
                 var code = try hex4()
-                if (0xD800..<0xDC00).contains(code), at + 1 < bytes.count,
-                   bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+                if (0xDC00..<0xE000).contains(code) { throw error("unpaired surrogate in \\u escape") }
+                if (0xD800..<0xDC00).contains(code) {
+                    guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
+                        throw error("unpaired surrogate in \\u escape")
+                    }
                     at += 2
                     let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
-                scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
+                scalars.append(scalar)
             default: throw error("invalid escape")
             }
         }
@@ -171,7 +181,10 @@ private struct Parser {
         while true {
             skipSpace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = at
             let key = try string()
+            // The last of two equal keys would win silently: an expected file saying two things.
+            guard members[key] == nil else { throw JSONValue.ParseError(column: keyStart + 1, message: "duplicate key \"\(key.prefix(40))\"") }
             skipSpace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':'") }
             at += 1

@@ -36,7 +36,11 @@ public struct ScenarioResult: Sendable {
         case passed
         /// `--update` wrote a new expected file (counted as passed).
         case updated
+        /// The output differs from the expected lines (a JUnit `<failure>`).
         case failed(String)
+        /// Nothing to compare: a script error, timeout, out of memory, a process that crashed or
+        /// exited, a missing or unreadable file (a JUnit `<error>`; counted as failed).
+        case error(String)
         case skipped(String)
     }
 
@@ -44,17 +48,27 @@ public struct ScenarioResult: Sendable {
     public var outcome: Outcome
     /// Wall time in seconds.
     public var duration: Double
+    /// The JSON Lines the scenario emitted (capped), as `run` would print them on stdout.
+    public var stdout: String
+    /// What the scenario wrote to stderr and stdout (`print`, `log`, io.write, child processes;
+    /// capped), as `run` would print on stderr.
+    public var stderr: String
 
-    public init(scenario: Scenario, outcome: Outcome, duration: Double) {
+    public init(scenario: Scenario, outcome: Outcome, duration: Double, stdout: String = "", stderr: String = "") {
         self.scenario = scenario
         self.outcome = outcome
         self.duration = duration
+        self.stdout = stdout
+        self.stderr = stderr
     }
 
     public var passed: Bool { outcome == .passed || outcome == .updated }
+    /// The reason of a mismatch or an error.
     public var failureMessage: String? {
-        if case .failed(let message) = outcome { return message }
-        return nil
+        switch outcome {
+        case .failed(let message), .error(let message): return message
+        default: return nil
+        }
     }
     public var skipReason: String? {
         if case .skipped(let reason) = outcome { return reason }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `motionscript test` as a library call: discover, select, run, report.
 public struct ScenarioBatch {
     public var paths: [String]
@@ -22,10 +24,17 @@ public struct ScenarioBatch {
         return scenarios
     }
 
-    public func run(progress: ((Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
-        let scenarios = try select()
-        return ScenarioReport(ScenarioRunner.run(scenarios, options: options) { done, result in
+    public func run(progress: (@Sendable (Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
+        try run(try select(), progress: progress)
+    }
+
+    /// Runs scenarios already selected; the report has the batch's start time and wall time.
+    public func run(_ scenarios: [Scenario], progress: (@Sendable (Int, Int, ScenarioResult) -> Void)? = nil) throws -> ScenarioReport {
+        let started = Date()
+        let clock = Clock.monotonic()
+        let results = ScenarioRunner.run(scenarios, options: options) { done, result in
             progress?(done, scenarios.count, result)
-        })
+        }
+        return ScenarioReport(results, started: started, wallTime: Clock.monotonic() - clock)
     }
 }

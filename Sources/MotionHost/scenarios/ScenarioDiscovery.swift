@@ -23,10 +23,17 @@ public enum ScenarioDiscovery {
                 found[standardized(path)] = scenario(name: name, scriptPath: path)
                 continue
             }
-            for relative in luaFiles(under: path) {
-                let script = (path as NSString).appendingPathComponent(relative)
-                found[standardized(script)] = found[standardized(script)]
-                    ?? scenario(name: String(relative.dropLast(4)), scriptPath: script)
+            for entry in FolderWalk.entries(under: path) {
+                switch entry {
+                case .script(let relative):
+                    let script = (path as NSString).appendingPathComponent(relative)
+                    found[standardized(script)] = found[standardized(script)]
+                        ?? scenario(name: String(relative.dropLast(4)), scriptPath: script)
+                case let .problem(name, relativePath, reason):
+                    let place = (path as NSString).appendingPathComponent(relativePath)
+                    found[place] = Scenario(name: name, scriptPath: place, eventsPath: nil, expectedPath: "",
+                                            hasExpected: false, problem: .fail(reason))
+                }
             }
         }
         return found.values.sorted { $0.name == $1.name ? $0.scriptPath < $1.scriptPath : $0.name < $1.name }
@@ -50,21 +57,6 @@ public enum ScenarioDiscovery {
         }
         return Scenario(name: name, scriptPath: scriptPath, eventsPath: events.count == 1 ? events[0] : nil,
                         expectedPath: expected, hasExpected: hasExpected, problem: problem)
-    }
-
-    /// `.lua` files under a folder, relative to it, skipping hidden folders and `.build`.
-    static func luaFiles(under folder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let last = (relative as NSString).lastPathComponent
-            if last.hasPrefix(".") {
-                if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { enumerator.skipDescendants() }
-                continue
-            }
-            if relative.hasSuffix(".lua") { files.append(relative) }
-        }
-        return files
     }
 
     static func standardized(_ path: String) -> String {

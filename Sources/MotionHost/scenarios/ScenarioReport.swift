@@ -1,13 +1,25 @@
+import Foundation
+
 /// What `motionscript test` prints: a line per scenario (failures with their reason, indented
 /// details), then the summary `N passed, N failed` (`, N skipped` when any were), always the
 /// last line of stdout so scripts can read it.
 public struct ScenarioReport {
     public let results: [ScenarioResult]
+    /// When the batch started, and the seconds it took (scenarios run in parallel).
+    public let started: Date
+    public let wallTime: Double
 
-    public init(_ results: [ScenarioResult]) { self.results = results }
+    public init(_ results: [ScenarioResult], started: Date = Date(), wallTime: Double = 0) {
+        self.results = results
+        self.started = started
+        self.wallTime = wallTime
+    }
 
     public var passed: Int { results.filter(\.passed).count }
+    /// Mismatches and errors: what the summary line calls failed.
     public var failed: Int { results.filter { $0.failureMessage != nil }.count }
+    public var mismatched: Int { results.filter { if case .failed = $0.outcome { return true }; return false }.count }
+    public var errors: Int { results.filter { if case .error = $0.outcome { return true }; return false }.count }
     public var skipped: Int { results.filter { $0.skipReason != nil }.count }
 
     /// 0 when nothing failed, 1 otherwise.
@@ -26,10 +38,10 @@ public struct ScenarioReport {
             case .passed: lines.append("ok      \(name)")
             case .updated: lines.append("updated \(name) (\(result.scenario.expectedPath))")
             case .skipped(let reason): lines.append("skip    \(name): \(reason)")
-            case .failed(let message):
+            case .failed(let message), .error(let message):
                 let parts = message.split(separator: "\n", omittingEmptySubsequences: false)
                 lines.append("FAIL    \(name): \(parts[0])")
-                lines += parts.dropFirst().map { "        " + $0.drop { $0 == " " } }
+                lines += parts.dropFirst().map { "        " + $0 }
             }
         }
         lines.append(summaryLine)

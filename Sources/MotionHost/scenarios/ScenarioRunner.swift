@@ -1,10 +1,13 @@
 import Foundation
 import MotionInput
 import MotionLua
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How scenarios run.
 public struct ScenarioOptions: Sendable {
-    /// Scenarios run at once, each on its own thread with its own Lua state.
+    /// Scenarios run at once, each in a worker process of its own.
     public var jobs: Int
     /// Seconds one scenario may take, setup included (0 = no limit).
     public var timeout: Double
@@ -19,166 +22,211 @@ public struct ScenarioOptions: Sendable {
     /// Surface and axis ranges for every scenario (`test --surface/--axes`); a scenario's own
     /// declarations (`ScenarioSurface`) take precedence.
     public var input = EventFileOptions()
+    /// Output bytes one scenario may write; more fails it.
+    public var maxOutputBytes: Int
+    /// The motionscript binary whose `scenario-worker` subcommand runs scenarios.
+    public var workerExecutable: String
 
     public static let defaultTimeout = 10.0
     public static let defaultMemoryLimit = 256 << 20
     public static let defaultMaxOutputLines = 1_000_000
+    public static let defaultMaxOutputBytes = 256 << 20
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// This process's own executable: right for the motionscript command.
+    public static var defaultWorkerExecutable: String { "/proc/self/exe" }
 
     public init(jobs: Int = ScenarioOptions.defaultJobs, timeout: Double = ScenarioOptions.defaultTimeout,
                 memoryLimit: Int = ScenarioOptions.defaultMemoryLimit, update: Bool = false,
-                maxOutputLines: Int = ScenarioOptions.defaultMaxOutputLines) {
+                maxOutputLines: Int = ScenarioOptions.defaultMaxOutputLines,
+                maxOutputBytes: Int = ScenarioOptions.defaultMaxOutputBytes,
+                workerExecutable: String = ScenarioOptions.defaultWorkerExecutable) {
         self.maxOutputLines = maxOutputLines
+        self.maxOutputBytes = maxOutputBytes
         self.jobs = jobs
         self.timeout = timeout
         self.memoryLimit = memoryLimit
         self.update = update
+        self.workerExecutable = workerExecutable
     }
 }
 
-/// Runs scenarios in parallel. Runtimes share nothing (one Lua state each, used by one thread
-/// only; bindings are immutable values each runtime indexes itself), so workers just take the next
-/// scenario from a shared index. A failing scenario never stops the others.
+/// Runs scenarios in parallel, each in a worker process (a pool: a worker runs scenario after
+/// scenario until one kills it). The batch reads expected files, compares and reports; workers
+/// only run scripts. A scenario that exits its process, crashes it or blocks past its time
+/// limit is that scenario's error, and a new worker takes the next one.
 public enum ScenarioRunner {
-    /// Results in the order of `scenarios`. `progress` is called (under a lock, from worker
+    /// Makes SIGINT and SIGTERM kill the workers (and their children) before the batch exits.
+    public static func stopWorkersOnSignals() {
+        WorkerRegistry.shared.stopOnSignals()
+    }
+
+    /// How long past its time limit a scenario blocked outside Lua (where the Lua hook cannot
+    /// stop it) is waited for before its worker is killed.
+    public static let blockedGrace = 1.0
+
+    /// Results in the order of `scenarios`. `progress` is called (under a lock, from the pool's
     /// threads) after each scenario with the number done so far.
     public static func run(_ scenarios: [Scenario], options: ScenarioOptions,
-                           progress: ((Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
+                           progress: (@Sendable (Int, ScenarioResult) -> Void)? = nil) -> [ScenarioResult] {
         let state = SharedState(count: scenarios.count)
+        let slots = max(1, min(options.jobs, scenarios.count))
         let group = DispatchGroup()
-        func startWorker() {
+        for _ in 0..<slots {
             group.enter()
-            let worker = state.newWorker()
-            let thread = Thread {
-                while let index = state.next(for: worker) {
-                    let result = runOne(scenarios[index], options: options)
-                    // An abandoned worker's late result is dropped, and it takes no more work.
-                    guard state.finish(index, result, by: worker, progress: progress) else { return }
+            Thread {
+                var worker: WorkerProcess?
+                while let index = state.next() {
+                    state.finish(index, runOne(scenarios[index], options: options, worker: &worker), progress: progress)
                 }
+                worker = nil  // kills it and what it started
                 group.leave()
-            }
-            thread.stackSize = 16 << 20  // Lua's C recursion (deep pcall/gsub nesting) needs room
-            thread.start()
+            }.start()
         }
-        for _ in 0..<max(1, min(options.jobs, scenarios.count)) { startWorker() }
-        // The Lua hook and the checks between frames stop scripts that run Lua code; one blocked
-        // inside C (os.execute, io.read) runs neither. It fails once it is `blockedGrace` past its
-        // time limit, its thread is abandoned and a new worker takes the remaining scenarios.
-        let limit = options.timeout > 0 ? options.timeout + Self.blockedGrace : .infinity
-        while group.wait(timeout: .now() + 0.1) == .timedOut {
-            for stuck in state.running(longerThan: limit) {
-                let reason = "timeout: still running \(Self.blockedGrace) s after the time limit of \(options.timeout) s (blocked outside Lua, e.g. in os.execute or io.read); abandoned"
-                let result = ScenarioResult(scenario: scenarios[stuck.index], outcome: .failed(reason), duration: limit)
-                if state.abandon(stuck.worker, index: stuck.index, result, progress: progress) {
-                    group.leave()
-                    startWorker()
-                }
-            }
-        }
+        group.wait()
         return state.results.map { $0! }
     }
 
-    /// How long past its time limit a scenario blocked outside Lua is waited for.
-    public static let blockedGrace = 2.0
-
-    /// Runs one scenario to its outcome; every error becomes a failure with its reason.
-    public static func runOne(_ scenario: Scenario, options: ScenarioOptions) -> ScenarioResult {
+    /// Runs one scenario (in `worker`, started if nil, dropped if the scenario killed it) to
+    /// its outcome; every problem becomes the scenario's error or failure, with its reason.
+    static func runOne(_ scenario: Scenario, options: ScenarioOptions, worker: inout WorkerProcess?) -> ScenarioResult {
         let started = Clock.monotonic()
-        func result(_ outcome: ScenarioResult.Outcome) -> ScenarioResult {
-            ScenarioResult(scenario: scenario, outcome: outcome, duration: Clock.monotonic() - started)
+        func result(_ outcome: ScenarioResult.Outcome, stdout: String = "", stderr: String = "") -> ScenarioResult {
+            let capped: ScenarioResult.Outcome
+            switch outcome {
+            case .failed(let message): capped = .failed(ReportText.capMessage(message))
+            case .error(let message): capped = .error(ReportText.capMessage(message))
+            default: capped = outcome
+            }
+            return ScenarioResult(scenario: scenario, outcome: capped, duration: Clock.monotonic() - started,
+                                  stdout: stdout, stderr: stderr)
         }
         switch scenario.problem {
         case .skip(let reason)?: return result(.skipped(reason))
-        case .fail(let reason)?: return result(.failed(reason))
+        case .fail(let reason)?: return result(.error(reason))
         case nil: break
         }
-        guard let eventsPath = scenario.eventsPath else { return result(.failed("no events file")) }
+        guard let eventsPath = scenario.eventsPath else { return result(.error("no events file")) }
         var expected: [OutputComparison.ExpectedLine] = []
         if !options.update {
             guard scenario.hasExpected else {
-                return result(.failed("missing expected file \(fileName(scenario.expectedPath)) (create it with --update)"))
+                return result(.error("missing expected file \(fileName(scenario.expectedPath)) (create it with --update)"))
             }
             do {
-                let text = try String(contentsOfFile: scenario.expectedPath, encoding: .utf8)
-                expected = try OutputComparison.parseExpected(text, file: scenario.expectedPath)
-            } catch let error as ExpectedFileError {
-                return result(.failed(error.description))
+                expected = try OutputComparison.parseExpected(bytes: try readRegularFile(scenario.expectedPath), file: scenario.expectedPath)
             } catch {
-                return result(.failed("cannot read \(scenario.expectedPath): \(error.localizedDescription)"))
+                return result(.error("\(error)"))
             }
         }
+
+        var captured = CappedText()
         let lines: [String]
-        do {
-            lines = try output(of: scenario.scriptPath, events: eventsPath, options: options)
-        } catch let error as ScriptError {
-            return result(.failed(describe(error, options: options)))
-        } catch let error as InputError {
-            return result(.failed("bad events file: \(error)"))
-        } catch {
-            return result(.failed("\(error)"))
+        switch execute(ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options),
+                       options: options, worker: &worker, captured: &captured) {
+        case .success(let output):
+            lines = output
+        case .failure(let error):
+            return result(.error(error.message), stderr: captured.text)
+        }
+        var stdout = CappedText()
+        for line in lines where stdout.dropped == 0 { stdout.append(line + "\n") }
+        func ran(_ outcome: ScenarioResult.Outcome) -> ScenarioResult {
+            result(outcome, stdout: stdout.text, stderr: captured.text)
         }
         if options.update {
             let text = lines.map { $0 + "\n" }.joined()
-            if scenario.hasExpected, (try? String(contentsOfFile: scenario.expectedPath, encoding: .utf8)) == text {
-                return result(.passed)
+            if scenario.hasExpected, (try? readRegularFile(scenario.expectedPath)) == Array(text.utf8) {
+                return ran(.passed)
             }
             do {
                 try text.write(toFile: scenario.expectedPath, atomically: true, encoding: .utf8)
             } catch {
-                return result(.failed("cannot write \(scenario.expectedPath): \(error.localizedDescription)"))
+                return ran(.error("cannot write \(scenario.expectedPath): \(error.localizedDescription)"))
             }
-            return result(.updated)
+            return ran(.updated)
         }
-        if let difference = OutputComparison.firstDifference(expected: expected, actual: lines) {
-            return result(.failed(difference))
+        if let difference = OutputComparison.difference(expected: expected, actual: lines, expectedFile: scenario.expectedPath) {
+            return ran(.failed(difference))
         }
-        return result(.passed)
+        return ran(.passed)
     }
 
-    /// The script's output over the events, under the time limit and memory cap.
-    static func output(of script: String, events: String, options: ScenarioOptions) throws -> [String] {
-        let input = try ScenarioSurface.options(for: script, base: options.input)
-        let source = try Runner.openEvents(path: events, options: input)
-        // The kept lines are Swift memory: bounded by the memory limit too.
-        let output = CappedOutput(maxLines: options.maxOutputLines, maxBytes: options.memoryLimit)
-        let runtime = try LuaRuntime(scriptPath: script, output: output, memoryLimit: options.memoryLimit,
-                                     sandbox: options.sandbox)
-        defer { runtime.close() }
-        Runner.setScreen(of: runtime, input, source: source)
-        var tooMuch: ScriptError {
-            ScriptError(.memory, output.overflowedBytes
-                ? "\(script): the output exceeded \(options.memoryLimit) bytes of lines"
-                : "\(script): the output exceeded \(options.maxOutputLines) lines")
-        }
-        // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
-        output.onOverflow = { [unowned runtime] in
-            runtime.setTimeout(1e-9)
-            runtime.fail(.memory, tooMuch.message)
-        }
-        let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
-        runtime.setTimeout(options.timeout)
-        do {
-            try runtime.load()
-            try Runner.feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
-        } catch is ScriptError where output.overflowed {
-            throw tooMuch
-        }
-        if output.overflowed { throw tooMuch }
-        return output.lines
+    struct ExecutionError: Error {
+        let message: String
     }
 
-    static func describe(_ error: ScriptError, options: ScenarioOptions) -> String {
-        let firstLine = error.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.message
-        switch error.kind {
-        case .timeout:
+    /// The script's output lines, from a worker process.
+    static func execute(_ job: ScenarioJob, options: ScenarioOptions, worker: inout WorkerProcess?,
+                        captured: inout CappedText) -> Result<[String], ExecutionError> {
+        if worker == nil {
+            do {
+                worker = try WorkerProcess(executable: options.workerExecutable)
+            } catch {
+                return .failure(ExecutionError(message: "\(error)"))
+            }
+        }
+        let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout + blockedGrace : .infinity
+        switch worker!.execute(WorkerMessage.encode(job.fields), deadline: deadline, captured: &captured) {
+        case .replied(let fields):
+            switch ScenarioReply(fields: fields) {
+            case .lines(let lines)?: return .success(lines)
+            case let .failed(kind, message)?: return .failure(ExecutionError(message: describe(kind: kind, message: message, options: options)))
+            case nil:
+                worker = nil
+                return .failure(ExecutionError(message: "the scenario's process sent a reply that is not one; it was killed"))
+            }
+        case .garbled:
+            worker = nil
+            return .failure(ExecutionError(message: "the scenario's process sent a reply that is not one; it was killed"))
+        case .timedOut:
+            worker = nil
+            return .failure(ExecutionError(message: "timeout: still running \(formatSeconds(blockedGrace)) s after the time limit of \(formatSeconds(options.timeout)) s (blocked outside Lua, e.g. in os.execute or io.read); killed with its child processes"))
+        case .died(let status):
+            worker = nil
+            return .failure(ExecutionError(message: describeDeath(status)))
+        }
+    }
+
+    /// Why a worker ended, from its wait status.
+    static func describeDeath(_ status: Int32) -> String {
+        let signal = status & 0x7F
+        if signal == 0 {
+            let code = (status >> 8) & 0xFF
+            return "the scenario ended its process (exit status \(code), as os.exit does) before it finished"
+        }
+        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGABRT: "SIGABRT",
+                                      SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
+                                      SIGPIPE: "SIGPIPE", SIGSYS: "SIGSYS", SIGALRM: "SIGALRM", SIGHUP: "SIGHUP", SIGINT: "SIGINT",
+                                      SIGQUIT: "SIGQUIT", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2"]
+        let name = names[signal].map { " (\($0))" } ?? ""
+        let hint = signal == SIGKILL ? ", from outside or for lack of memory" : ""
+        return "crash: the scenario's process was killed by signal \(signal)\(name)\(hint)"
+    }
+
+    static func describe(kind: String, message: String, options: ScenarioOptions) -> String {
+        let firstLine = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
+        switch kind {
+        case "timeout":
             return "timeout: stopped after the time limit of \(formatSeconds(options.timeout)) s (\(firstLine))"
-        case .memory where error.message.hasSuffix("lines"):
+        case "output":
             return "too much output: \(firstLine)"
-        case .memory:
+        case "memory":
             return "out of memory: the script exceeded its memory limit of \(formatBytes(options.memoryLimit)) (\(firstLine))"
-        case .syntax, .runtime:
-            return "script error: \(error.message)"
+        case "syntax", "runtime":
+            return "script error: \(message)"
+        case "input":
+            return "bad events file: \(message)"
+        default:
+            return message
         }
+    }
+
+    /// A file's bytes; anything but a regular file (a FIFO would block the batch) is an error.
+    static func readRegularFile(_ path: String) throws -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ExpectedFileError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard info.st_mode & UInt32(S_IFMT) == UInt32(S_IFREG) else { throw ExpectedFileError(description: "cannot read \(path): not a regular file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ExpectedFileError(description: "cannot read \(path)") }
+        return [UInt8](data)
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
@@ -192,70 +240,32 @@ public enum ScenarioRunner {
     static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
 }
 
-/// The work index and the results, shared by the workers.
+/// The work index and the results, shared by the pool's threads.
 private final class SharedState: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex = 0
     private var done = 0
     private let count: Int
     var results: [ScenarioResult?]
-    private var workers = 0
-    /// What each worker runs now, and since when.
-    private var running: [Int: (index: Int, started: Double)] = [:]
-    private var abandoned: Set<Int> = []
 
     init(count: Int) {
         self.count = count
         results = Array(repeating: nil, count: count)
     }
 
-    func newWorker() -> Int {
+    func next() -> Int? {
         lock.withLock {
-            workers += 1
-            return workers
-        }
-    }
-
-    func next(for worker: Int) -> Int? {
-        lock.withLock {
-            guard nextIndex < count, !abandoned.contains(worker) else { return nil }
+            guard nextIndex < count else { return nil }
             defer { nextIndex += 1 }
-            running[worker] = (nextIndex, Clock.monotonic())
             return nextIndex
         }
     }
 
-    /// Records a result; false when the worker was abandoned meanwhile (the result is dropped).
-    func finish(_ index: Int, _ result: ScenarioResult, by worker: Int,
-                progress: ((Int, ScenarioResult) -> Void)?) -> Bool {
+    func finish(_ index: Int, _ result: ScenarioResult, progress: (@Sendable (Int, ScenarioResult) -> Void)?) {
         lock.withLock {
-            guard !abandoned.contains(worker) else { return false }
-            running[worker] = nil
             results[index] = result
             done += 1
             progress?(done, result)
-            return true
-        }
-    }
-
-    func running(longerThan limit: Double) -> [(worker: Int, index: Int)] {
-        lock.withLock {
-            let now = Clock.monotonic()
-            return running.filter { now - $0.value.started > limit }.map { ($0.key, $0.value.index) }
-        }
-    }
-
-    /// Gives up on a worker blocked in its scenario; false if it finished just now.
-    func abandon(_ worker: Int, index: Int, _ result: ScenarioResult,
-                 progress: ((Int, ScenarioResult) -> Void)?) -> Bool {
-        lock.withLock {
-            guard running[worker]?.index == index else { return false }
-            running[worker] = nil
-            abandoned.insert(worker)
-            results[index] = result
-            done += 1
-            progress?(done, result)
-            return true
         }
     }
 }

@@ -9,6 +9,10 @@ import Glibc
 /// directories and matches event names against the watched files' names. A burst of events
 /// (one save can be several) is debounced: after the first relevant event, it keeps reading
 /// until `debounce` seconds pass without another, and reports one change.
+///
+/// A watched folder can go away and come back (a branch switch, a tool that regenerates it):
+/// while it is missing, its nearest existing ancestor is watched, and when the folder is back it
+/// is watched again and its files count as changed.
 public final class FileWatcher {
     public enum Wait: Equatable {
         case changed([String])
@@ -22,6 +26,9 @@ public final class FileWatcher {
     private let wakeWriteFD: Int32
     private var directories: [Int32: String] = [:]   // watch descriptor → directory
     private var names: [String: Set<String>] = [:]    // directory → watched file names
+    /// Watch descriptor → an existing ancestor of a watched directory that is missing now.
+    /// (inotify gives one descriptor per inode: it may also be in `directories`.)
+    private var ancestors: [Int32: String] = [:]
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB
@@ -73,7 +80,7 @@ public final class FileWatcher {
     }
 
     /// Watches exactly these files (their directories are watched; others are dropped).
-    /// A directory that cannot be watched (missing) is skipped and retried on the next call.
+    /// A directory that is missing is waited for: its nearest existing ancestor is watched.
     public func setFiles(_ paths: [String]) {
         var wanted: [String: Set<String>] = [:]
         for path in paths {
@@ -81,15 +88,56 @@ public final class FileWatcher {
             wanted[directory, default: []].insert(name)
         }
         for (wd, directory) in directories where wanted[directory] == nil {
-            inotify_rm_watch(fd, wd)
             directories[wd] = nil
-        }
-        let watched = Set(directories.values)
-        for directory in wanted.keys where !watched.contains(directory) {
-            let wd = inotify_add_watch(fd, directory, Self.mask)
-            if wd >= 0 { directories[wd] = directory }
+            if ancestors[wd] == nil { inotify_rm_watch(fd, wd) }
         }
         names = wanted
+        _ = rearm()
+    }
+
+    /// Watches each wanted directory that exists and, for each that does not, its nearest
+    /// existing ancestor. Returns the files of directories watched anew (back after missing).
+    private func rearm() -> Set<String> {
+        var reappeared: Set<String> = []
+        // Again after adding ancestor watches: a folder made meanwhile would send no event.
+        for _ in 0..<4 {
+            let watched = Set(directories.values)
+            var needed: Set<String> = []
+            for directory in names.keys where !watched.contains(directory) {
+                let wd = inotify_add_watch(fd, directory, Self.mask)
+                if wd >= 0 {
+                    directories[wd] = directory
+                    for file in names[directory] ?? [] { reappeared.insert(Self.join(directory, file)) }
+                } else if let ancestor = Self.nearestExistingAncestor(of: directory) {
+                    needed.insert(ancestor)
+                }
+            }
+            for (wd, ancestor) in ancestors where !needed.contains(ancestor) {
+                ancestors[wd] = nil
+                if directories[wd] == nil { inotify_rm_watch(fd, wd) }
+            }
+            let have = Set(ancestors.values)
+            var added = false
+            for ancestor in needed where !have.contains(ancestor) {
+                let wd = inotify_add_watch(fd, ancestor, Self.mask)
+                if wd >= 0 {
+                    ancestors[wd] = ancestor
+                    added = true
+                }
+            }
+            if !added { break }
+        }
+        return reappeared
+    }
+
+    static func nearestExistingAncestor(of directory: String) -> String? {
+        var path = directory
+        while let slash = path.lastIndex(of: "/") {
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+            if access(path, F_OK) == 0 { return path }
+            if path == "/" { return nil }
+        }
+        return access(".", F_OK) == 0 ? "." : nil
     }
 
     /// Blocks until a watched file changes (then waits for `debounce` seconds of quiet), `stop()`
@@ -125,9 +173,10 @@ public final class FileWatcher {
     /// Reads the pending events; returns the watched files they name.
     private func readEvents() -> Set<String> {
         var changed: Set<String> = []
+        var needsRearm = false
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return changed }
+            guard count > 0 else { break }
             var offset = 0
             while offset + MemoryLayout<inotify_event>.size <= count {
                 let (wd, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
@@ -137,16 +186,29 @@ public final class FileWatcher {
                 let nameStart = offset + MemoryLayout<inotify_event>.size
                 let name = String(decoding: buffer[nameStart..<nameStart + length].prefix { $0 != 0 }, as: UTF8.self)
                 offset = nameStart + length
+                // Something changed in an ancestor of a missing folder: it may be back.
+                if ancestors[wd] != nil {
+                    needsRearm = true
+                    if mask & UInt32(IN_IGNORED) != 0 { ancestors[wd] = nil }
+                }
                 guard let directory = directories[wd] else { continue }
                 if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                    // The directory went away: its files count as changed; setFiles re-adds it.
+                    // The directory went away: its files count as changed, and it is waited for.
                     if mask & UInt32(IN_IGNORED) != 0 { directories[wd] = nil }
+                    if mask & UInt32(IN_MOVE_SELF) != 0 {
+                        // The watch follows the moved folder; the path is what is watched.
+                        directories[wd] = nil
+                        if ancestors[wd] == nil { inotify_rm_watch(fd, wd) }
+                    }
+                    needsRearm = true
                     for file in names[directory] ?? [] { changed.insert(Self.join(directory, file)) }
                     continue
                 }
                 if names[directory]?.contains(name) == true { changed.insert(Self.join(directory, name)) }
             }
         }
+        if needsRearm { changed.formUnion(rearm()) }
+        return changed
     }
 
     /// The canonical directory (realpath: "./a.lua" and "/abs/a.lua" are one directory, which
@@ -157,15 +219,28 @@ public final class FileWatcher {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
             name = String(path[path.index(after: slash)...])
         }
-        if let resolved = realpath(directory, nil) {
-            directory = String(cString: resolved)
-            free(resolved)
-        }
+        directory = canonical(directory)
         return (directory, name)
     }
 }
 
 extension FileWatcher {
+    /// realpath of the directory, or, when it is missing, of its nearest existing ancestor with
+    /// the rest appended: the same name before it is deleted and after it is made again.
+    static func canonical(_ directory: String) -> String {
+        if let resolved = realpath(directory, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let slash = directory.lastIndex(of: "/") else {
+            return directory == "." ? directory : join(canonical("."), directory)
+        }
+        let parent = slash == directory.startIndex ? "/" : String(directory[..<slash])
+        let last = String(directory[directory.index(after: slash)...])
+        guard parent != directory, !last.isEmpty else { return directory }
+        return join(canonical(parent), last)
+    }
+
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }

@@ -1,0 +1,62 @@
+import MotionInput
+import MotionLua
+
+/// One scenario's run inside a worker process: its script over its events, under the time
+/// limit, memory cap and output caps.
+enum ScenarioExecution {
+    /// The one place a scenario's Lua runtime is made: settings that shape every scenario's
+    /// runtime go here.
+    static func makeRuntime(for job: ScenarioJob, output: MotionOutput) throws -> LuaRuntime {
+        try LuaRuntime(scriptPath: job.script, output: output, memoryLimit: job.memoryLimit, sandbox: job.sandbox)
+    }
+
+    static func run(_ job: ScenarioJob) -> ScenarioReply {
+        do {
+            return .lines(try output(of: job))
+        } catch let error as ScriptError {
+            let kind: String
+            switch error.kind {
+            case .syntax: kind = "syntax"
+            case .runtime: kind = "runtime"
+            case .timeout: kind = "timeout"
+            case .memory: kind = "memory"
+            }
+            return .failed(kind: kind, message: error.message)
+        } catch let error as OutputOverflow {
+            return .failed(kind: "output", message: error.message)
+        } catch let error as InputError {
+            return .failed(kind: "input", message: "\(error)")
+        } catch {
+            return .failed(kind: "other", message: "\(error)")
+        }
+    }
+
+    /// The script's output over the events.
+    static func output(of job: ScenarioJob) throws -> [String] {
+        let input = try ScenarioSurface.options(for: job.script, base: job.input)
+        let source = try Runner.openEvents(path: job.events, options: input)
+        let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes)
+        let runtime = try makeRuntime(for: job, output: output)
+        defer { runtime.close() }
+        Runner.setScreen(of: runtime, input, source: source)
+        // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
+        output.onOverflow = { [unowned runtime, unowned output] in
+            runtime.setTimeout(1e-9)
+            runtime.fail(.memory, "\(job.script): \(output.overflowReason)")
+        }
+        let deadline = job.timeout > 0 ? Clock.monotonic() + job.timeout : .infinity
+        runtime.setTimeout(job.timeout)
+        do {
+            try runtime.load()
+            try Runner.feed(source, to: runtime, timeout: job.timeout, deadline: deadline)
+        } catch is ScriptError where output.overflowed {
+            throw OutputOverflow(message: "\(job.script): \(output.overflowReason)")
+        }
+        if output.overflowed { throw OutputOverflow(message: "\(job.script): \(output.overflowReason)") }
+        return output.lines
+    }
+
+    struct OutputOverflow: Error {
+        let message: String
+    }
+}

@@ -1,0 +1,102 @@
+import MotionInput
+
+/// What a worker is asked to run: one scenario's script over its events, under its limits.
+/// Sent as `key`, `value` pairs after the word `run`, so a new setting is one more pair.
+struct ScenarioJob: Equatable {
+    var script: String
+    var events: String
+    var timeout: Double
+    var memoryLimit: Int
+    var maxOutputLines: Int
+    var maxOutputBytes: Int
+    /// The restricted standard library (`test` without `--trusted`).
+    var sandbox: Bool
+    /// `test --surface/--axes` (a scenario's own declarations are read by the worker).
+    var input: EventFileOptions
+
+    init(script: String, events: String, options: ScenarioOptions) {
+        self.script = script
+        self.events = events
+        timeout = options.timeout
+        memoryLimit = options.memoryLimit
+        maxOutputLines = options.maxOutputLines
+        maxOutputBytes = options.maxOutputBytes
+        sandbox = options.sandbox
+        input = options.input
+    }
+
+    var fields: [String] {
+        ["run", "script", script, "events", events, "timeout", "\(timeout)", "memory", "\(memoryLimit)",
+         "lines", "\(maxOutputLines)", "bytes", "\(maxOutputBytes)", "sandbox", sandbox ? "1" : "0",
+         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes)]
+    }
+
+    init?(fields: [String]) {
+        guard fields.first == "run", fields.count % 2 == 1 else { return nil }
+        var values: [String: String] = [:]
+        for index in stride(from: 1, to: fields.count, by: 2) { values[fields[index]] = fields[index + 1] }
+        guard let script = values["script"], let events = values["events"],
+              let timeout = values["timeout"].flatMap(Double.init), let memory = values["memory"].flatMap(Int.init),
+              let lines = values["lines"].flatMap(Int.init), let bytes = values["bytes"].flatMap(Int.init),
+              let sandbox = values["sandbox"], let surface = values["surface"], let axes = values["axes"],
+              let input = Self.input(surface: surface, axes: axes) else { return nil }
+        self.script = script
+        self.events = events
+        self.timeout = timeout
+        memoryLimit = memory
+        maxOutputLines = lines
+        maxOutputBytes = bytes
+        self.sandbox = sandbox == "1"
+        self.input = input
+    }
+
+    /// `WxH` (doubles print so they read back the same), `mm`, or empty.
+    private static func surfaceText(_ input: EventFileOptions) -> String {
+        if input.millimetres { return "mm" }
+        return input.surface.map { "\($0.width)x\($0.height)" } ?? ""
+    }
+
+    /// `code:min:max:resolution` entries joined by `,`.
+    private static func axesText(_ axes: [UInt16: AbsInfo]) -> String {
+        axes.sorted { $0.key < $1.key }
+            .map { "\($0.key):\($0.value.minimum):\($0.value.maximum):\($0.value.resolution)" }
+            .joined(separator: ",")
+    }
+
+    private static func input(surface: String, axes: String) -> EventFileOptions? {
+        var input = EventFileOptions()
+        if !surface.isEmpty {
+            guard let parsed = EventFileOptions.parseSurfaceOption(surface) else { return nil }
+            input = parsed
+        }
+        for entry in axes.split(separator: ",") {
+            let parts = entry.split(separator: ":")
+            guard parts.count == 4, let code = UInt16(parts[0]), let min = Int32(parts[1]), let max = Int32(parts[2]),
+                  let resolution = Int32(parts[3]) else { return nil }
+            input.axes[code] = AbsInfo(minimum: min, maximum: max, resolution: resolution)
+        }
+        return input
+    }
+}
+
+/// A worker's answer: the output lines, or why there are none.
+enum ScenarioReply: Equatable {
+    case lines([String])
+    /// `kind`: syntax, runtime, timeout, memory, output (too much), input (bad events), other.
+    case failed(kind: String, message: String)
+
+    var fields: [String] {
+        switch self {
+        case .lines(let lines): return ["lines"] + lines
+        case let .failed(kind, message): return ["failed", kind, message]
+        }
+    }
+
+    init?(fields: [String]) {
+        switch fields.first {
+        case "lines": self = .lines(Array(fields.dropFirst()))
+        case "failed" where fields.count == 3: self = .failed(kind: fields[1], message: fields[2])
+        default: return nil
+        }
+    }
+}
