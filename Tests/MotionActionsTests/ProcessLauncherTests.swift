@@ -45,6 +45,16 @@ private final class Reports: @unchecked Sendable {
         #expect(reports.all.isEmpty)
     }
 
+    @Test func aChildInheritsNoOtherDescriptor() throws {
+        let reports = Reports()
+        let null = open("/dev/null", O_RDONLY)  // no O_CLOEXEC: inherited unless the launcher closes it
+        #expect(dup2(null, 77) == 77)
+        close(null)
+        defer { close(77) }
+        ProcessLauncher(report: reports.add).launch(["sh", "-c", "[ -e /proc/self/fd/77 ] && exit 7; exit 3"])
+        #expect(reports.wait(for: 1) == ["motionscript: exec [sh, -c, \"[ -e /proc/self/fd/77 ] && exit 7; exit 3\"]: exited with status 3"])
+    }
+
     @Test func aChildRunsInItsOwnProcessGroup() throws {
         let reports = Reports()
         let pid = try #require(ProcessLauncher(report: reports.add).launch(["sleep", "5"]))
