@@ -47,12 +47,12 @@ private final class Reports: @unchecked Sendable {
 
     @Test func aChildInheritsNoOtherDescriptor() throws {
         let reports = Reports()
-        let null = open("/dev/null", O_RDONLY)  // no O_CLOEXEC: inherited unless the launcher closes it
-        #expect(dup2(null, 77) == 77)
-        close(null)
-        defer { close(77) }
-        ProcessLauncher(report: reports.add).launch(["sh", "-c", "[ -e /proc/self/fd/77 ] && exit 7; exit 3"])
-        #expect(reports.wait(for: 1) == ["motionscript: exec [sh, -c, \"[ -e /proc/self/fd/77 ] && exit 7; exit 3\"]: exited with status 3"])
+        let fd = open("/dev/null", O_RDONLY)  // no O_CLOEXEC: inherited unless the launcher closes it
+        try #require(fd > 2)
+        defer { close(fd) }
+        let command = "[ -e /proc/self/fd/\(fd) ] && exit 7; exit 3"
+        ProcessLauncher(report: reports.add).launch(["sh", "-c", command])
+        #expect(reports.wait(for: 1) == ["motionscript: exec [sh, -c, \"\(command)\"]: exited with status 3"])
     }
 
     @Test func aChildRunsInItsOwnProcessGroup() throws {
