@@ -73,6 +73,7 @@ struct RunCommand: ParsableCommand {
         if grab && device == nil { throw ValidationError("--grab needs --device") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
+        if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
     }
 
@@ -83,8 +84,9 @@ struct RunCommand: ParsableCommand {
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
-        // Live input performs actions unless --dry-run; replays only with --act.
-        options.actions = ActionHost(performs: act || (device != nil && !dryRun), device: UinputDevice(path: uinput))
+        // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
+        // script never (typing and starting programs reach outside its Lua state).
+        options.actions = ActionHost(performs: !sandbox && (act || (device != nil && !dryRun)), device: UinputDevice(path: uinput))
         options.input = try InputOptions.parse(surface: surface, axes: axes)
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()
