@@ -7,10 +7,10 @@
 --   gesture swipe up    4  gnome-terminal
 --
 -- written as recognizers, with its tests: examples/scenarios/desktop.* replays a recorded
--- session and pins every action it causes. Run it live (the keys are typed through /dev/uinput,
--- see docs/desktop.md):
+-- session and pins every action it causes. Run it live on your touchpad (`motionscript devices`
+-- lists them; the keys are typed through /dev/uinput, see docs/desktop.md):
 --
---   motionscript run examples/desktop.lua --device touchpad
+--   motionscript run examples/desktop.lua --device /dev/input/event7
 --
 -- and without touching the desktop:
 --

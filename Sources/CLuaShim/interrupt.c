@@ -126,8 +126,61 @@ lua_State *ms_interrupt_enter(lua_State *L) {
     return previous;
 }
 
-void ms_interrupt_leave(lua_State *previous) { atomic_store(&running, previous); }
+void ms_interrupt_leave(lua_State *previous) {
+    atomic_store(&running, previous);
+    /* Interrupted inside (a coroutine, a callback): the code around it stops too. */
+    if (previous && atomic_load(&pending)) hook(previous);
+}
 
 void ms_interrupt_rehook(lua_State *L) {
     if (atomic_load(&pending)) hook(L);
+}
+
+/* Coroutines: a hook belongs to one Lua thread, so the state to interrupt while a coroutine
+ * runs is the coroutine's. coroutine.resume and the functions coroutine.wrap makes are
+ * wrapped to mark it for the time it runs. The original runs under lua_pcall, so that the
+ * mark is undone on every path, and its error (a bad argument) raised again after. */
+static int run_marked(lua_State *L, lua_State *co) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_State *previous = co ? ms_interrupt_enter(co) : NULL;
+    int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    if (co) ms_interrupt_leave(previous);
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+static int marked_resume(lua_State *L) {
+    lua_State *co = lua_tothread(L, 1);
+    if (!co) return luaL_typeerror(L, 1, "thread");  /* named as the original would be */
+    return run_marked(L, co);
+}
+
+static int marked_wrapped(lua_State *L) {
+    return run_marked(L, lua_tothread(L, lua_upvalueindex(2)));
+}
+
+static int marked_wrap(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, 1);                 /* the original wrap: errors are its own */
+    lua_getupvalue(L, -1, 1);          /* the thread it resumes */
+    lua_pushcclosure(L, marked_wrapped, 2);
+    return 1;
+}
+
+void ms_interrupt_trackcoroutines(lua_State *L) {
+    if (lua_getglobal(L, "coroutine") != LUA_TTABLE) { lua_pop(L, 1); return; }
+    if (lua_getfield(L, -1, "resume") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, marked_resume, 1);
+        lua_setfield(L, -2, "resume");
+    } else lua_pop(L, 1);
+    if (lua_getfield(L, -1, "wrap") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, marked_wrap, 1);
+        lua_setfield(L, -2, "wrap");
+    } else lua_pop(L, 1);
+    lua_pop(L, 1);
 }

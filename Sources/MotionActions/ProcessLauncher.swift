@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// Starts commands for `motion.exec` and returns at once. A child:
-/// - has its stdout and stderr on motionscript's stderr (the JSON Lines on stdout stay clean)
-///   and its stdin on /dev/null;
+/// - has its stdout and stderr on motionscript's stderr (the JSON Lines on stdout stay clean),
+///   its stdin on /dev/null, and no other descriptor of motionscript's;
 /// - runs in its own process group with default signal handling and an empty signal mask, so
 ///   Ctrl-C on motionscript does not kill an application it launched, and a signal motionscript
 ///   blocks for its own use is not blocked in the child;
@@ -35,6 +35,9 @@ public final class ProcessLauncher: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        // Nothing else of motionscript's: a launched program that kept a grabbed device open
+        // would keep it grabbed after motionscript exits.
+        _ = Self.addCloseFrom?(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -73,6 +76,15 @@ public final class ProcessLauncher: Sendable {
         thread.start()
         return pid
     }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up at run time: the
+    /// header declares it only for GNU sources. Without it children inherit what is not
+    /// close-on-exec (motionscript opens its devices close-on-exec).
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
 
     /// `["sh","-c","xdotool key super"]` as `[sh, -c, "xdotool key super"]`, for messages.
     static func show(_ argv: [String]) -> String {

@@ -90,7 +90,7 @@ public final class UinputDevice: InputEventSink {
         let reason = String(cString: strerror(code))
         switch code {
         case EACCES, EPERM:
-            return ActionError("cannot open \(path) for the virtual keyboard and mouse: \(reason). Grant your user access with a udev rule, e.g. /etc/udev/rules.d/70-motionscript.rules containing KERNEL==\"uinput\", GROUP=\"input\", MODE=\"0660\", OPTIONS+=\"static_node=uinput\" (then `sudo udevadm control --reload && sudo udevadm trigger` and add yourself to the group: `sudo usermod -aG input $USER`, log in again); see docs/desktop.md. Or run with --dry-run to only print the actions")
+            return ActionError("cannot open \(path) for the virtual keyboard and mouse: \(reason). Grant your user access with a udev rule, /etc/udev/rules.d/70-motionscript.rules: KERNEL==\"uinput\", SUBSYSTEM==\"misc\", GROUP=\"motionscript\", MODE=\"0660\", OPTIONS+=\"static_node=uinput\" (then `sudo groupadd -f motionscript && sudo usermod -aG motionscript $USER`, `sudo udevadm control --reload && sudo udevadm trigger`, and log in again); docs/desktop.md has the whole rule. Or run with --dry-run to only print the actions")
         case ENOENT where path == defaultPath:
             return ActionError("cannot open \(path) for the virtual keyboard and mouse: \(reason). Load the uinput module: `sudo modprobe uinput` (and add uinput to /etc/modules-load.d/ to keep it)")
         default:

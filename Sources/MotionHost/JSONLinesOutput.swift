@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLuaShim
 import MotionLua
 import MotionStreams
 
@@ -22,7 +23,7 @@ public final class JSONLinesOutput: MotionOutput {
     /// stderr, so `io.write`, `io.stdout:write` and the output of `os.execute` land on stderr.
     /// When stdout was closed, writing the first line fails.
     public static func takingStandardOutput() -> JSONLinesOutput {
-        fflush(stdout)
+        fflush(nil)
         let isOpen = fcntl(STDOUT_FILENO, F_GETFD) >= 0
         let own = isOpen ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : -1
         if dup2(STDERR_FILENO, STDOUT_FILENO) < 0 {
@@ -30,8 +31,10 @@ public final class JSONLinesOutput: MotionOutput {
             let null = open("/dev/null", O_WRONLY)
             if null >= 0, null != STDOUT_FILENO { dup2(null, STDOUT_FILENO); close(null) }
         }
-        setvbuf(stdout, nil, _IOLBF, 0)
+        ms_stdout_linebuffered()
         let output = JSONLinesOutput(fileDescriptor: own)
+        // At a terminal each line shows as it is made, as stdio would do.
+        output.flushEachLine = own >= 0 && isatty(own) != 0
         output.sink.flushAtExit()
         return output
     }
@@ -58,7 +61,7 @@ public final class JSONLinesOutput: MotionOutput {
     }
 
     public func log(_ line: String) {
-        fputs(line + "\n", stderr)
+        StandardError.line(line)
     }
 
     public func flush() {

@@ -65,7 +65,7 @@ public final class LineSink: Sendable {
                     switch sink.flushIfIdle() {
                     case .closedPipe?: _exit(141)
                     case .error(let reason)?:
-                        fputs("error: cannot write the output: \(reason)\n", stderr)
+                        StandardError.line("error: cannot write the output: \(reason)")
                         _exit(1)
                     case nil: break
                     }

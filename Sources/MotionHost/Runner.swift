@@ -37,6 +37,9 @@ public struct RunOptions {
 public enum Runner {
     /// Runs a script over an event file (or only its setup when there is none).
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
+        // The watchdog covers the whole run, opening the input included.
+        options.watchdog?.arm()
+        defer { options.watchdog?.disarm() }
         // Open the input first: a bad events path is reported before the script runs.
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
@@ -44,8 +47,6 @@ public enum Runner {
         defer { runtime.close() }
         // The time limit covers the whole run: setup, every frame and the end of input.
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
-        options.watchdog?.arm()
-        defer { options.watchdog?.disarm() }
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: source)
         runtime.setTimeout(options.timeout)

@@ -59,7 +59,7 @@ public final class Watchdog: Sendable {
             Thread.sleep(forTimeInterval: step)
             guard Clock.monotonic() > firesAt.withLock({ $0 }) else { continue }
             sink?.flushIfIdle()
-            fputs("error: \(what): timeout: still running \(grace) s after the time limit of \(timeout) s (blocked outside Lua, e.g. in os.execute or io.read); stopped\n", stderr)
+            StandardError.line("error: \(what): timeout: still running \(grace) s after the time limit of \(timeout) s (blocked outside Lua, e.g. in os.execute or io.read); stopped")
             _exit(1)
         }
     }

@@ -57,6 +57,7 @@ public final class LuaRuntime {
         luaL_openlibs(L)
         TextChunks.install(on: Lua(L))
         if sandbox { Sandbox.install(on: Lua(L)) }
+        ms_interrupt_trackcoroutines(L)
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
@@ -189,7 +190,11 @@ public final class LuaRuntime {
         guard !isClosed else { return }
         settle(before: frame.t)
         dispatcher.dispatch(frame)
-        if let pendingError { throw pendingError }
+        if let pendingError {
+            // A callback that failed may never run its keyUp: let go of what the script holds now.
+            actions.releaseAll(at: time, output: output)
+            throw pendingError
+        }
     }
 
     /// The end of input: decisions still waiting on time (a tap waiting for its interval) are
@@ -270,6 +275,8 @@ public final class LuaRuntime {
         callbackErrorCount += 1
         callback.disable()
         report(ScriptError(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
+        // The switched-off callback may be the one that would have let go of a key.
+        actions.releaseAll(at: time, output: output)
     }
 
     /// A callback's result could not be used: fatal, or reported and the callback switched off.
@@ -278,6 +285,7 @@ public final class LuaRuntime {
         callbackErrorCount += 1
         callback.disable()
         report(ScriptError(.runtime, message))
+        actions.releaseAll(at: time, output: output)
     }
 
     /// Records the first error; later ones are consequences and are dropped.

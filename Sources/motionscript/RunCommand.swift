@@ -73,6 +73,7 @@ struct RunCommand: ParsableCommand {
         if grab && device == nil { throw ValidationError("--grab needs --device") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
+        if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
     }
 
@@ -83,8 +84,9 @@ struct RunCommand: ParsableCommand {
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
-        // Live input performs actions unless --dry-run; replays only with --act.
-        options.actions = ActionHost(performs: act || (device != nil && !dryRun), device: UinputDevice(path: uinput))
+        // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
+        // script never (typing and starting programs reach outside its Lua state).
+        options.actions = ActionHost(performs: !sandbox && (act || (device != nil && !dryRun)), device: UinputDevice(path: uinput))
         options.input = try InputOptions.parse(surface: surface, axes: axes)
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()
@@ -92,26 +94,26 @@ struct RunCommand: ParsableCommand {
         output.onFailure = { Interruption.request() }
         Interruption.catchSignals()
         options.watchdog = Watchdog(timeout: timeout, what: script, sink: output.sink)
-        output.flushEachLine = device != nil
+        if device != nil { output.flushEachLine = true }
         var status: Int32 = 0
         var message: String?
         do {
             if watch {
                 try runWatching(options, output: output)
             } else if device != nil {
-                let result = try Runner.runLiveSession(options, output: output) { fputs("\($0)\n", stderr) }
+                let result = try Runner.runLiveSession(options, output: output) { StandardError.line($0) }
                 output.flush()
                 if result.callbackErrors > 0 {
-                    fputs("motionscript: \(result.reason); \(result.callbackErrors) callback error\(result.callbackErrors == 1 ? "" : "s") (see above)\n", stderr)
+                    StandardError.line("motionscript: \(result.reason); \(result.callbackErrors) callback error\(result.callbackErrors == 1 ? "" : "s") (see above)")
                     status = 1
                 } else {
-                    fputs("motionscript: \(result.reason)\n", stderr)
+                    StandardError.line("motionscript: \(result.reason)")
                 }
             } else if let plot {
                 try PlotCommand.plot(options, to: plot, forward: output)
             } else {
                 try Runner.run(options, output: output)
-                if events == nil { fputs("motionscript: no --events or --device: ran the script's setup only\n", stderr) }
+                if events == nil { StandardError.line("motionscript: no --events or --device: ran the script's setup only") }
             }
         } catch let error as ScriptError {
             (status, message) = (1, "error: \(error.message)")
@@ -133,20 +135,20 @@ struct RunCommand: ParsableCommand {
         case .closedPipe?:
             throw ExitCode(141)
         case .error(let reason)?:
-            fputs("error: cannot write the output: \(reason)\n", stderr)
+            StandardError.line("error: cannot write the output: \(reason)")
             throw ExitCode(1)
         case nil:
             break
         }
         if let signal = Interruption.signal {
             if live {
-                if let message { fputs("motionscript: stopped: \(message.dropFirst("error: ".count))\n", stderr) }
+                if let message { StandardError.line("motionscript: stopped: \(message.dropFirst("error: ".count))") }
                 return
             }
-            fputs((message ?? "error: interrupted") + "\n", stderr)
+            StandardError.line(message ?? "error: interrupted")
             throw ExitCode(Interruption.exitStatus(for: signal))
         }
-        if let message { fputs(message + "\n", stderr) }
+        if let message { StandardError.line(message) }
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -155,12 +157,12 @@ struct RunCommand: ParsableCommand {
 
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
-        let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
+        let session = try WatchSession(options, output: output) { StandardError.line($0) }
         if let device = options.devicePath {
             let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
             defer { live.close() }
-            live.diagnostics = { fputs("motionscript: \($0)\n", stderr) }
-            fputs("motionscript: \(try session.runLive(live))\n", stderr)
+            live.diagnostics = { StandardError.line("motionscript: \($0)") }
+            StandardError.line("motionscript: \(try session.runLive(live))")
         } else {
             try session.run()
         }

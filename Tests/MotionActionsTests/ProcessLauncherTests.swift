@@ -45,6 +45,16 @@ private final class Reports: @unchecked Sendable {
         #expect(reports.all.isEmpty)
     }
 
+    @Test func aChildInheritsNoOtherDescriptor() throws {
+        let reports = Reports()
+        let fd = open("/dev/null", O_RDONLY)  // no O_CLOEXEC: inherited unless the launcher closes it
+        try #require(fd > 2)
+        defer { close(fd) }
+        let command = "[ -e /proc/self/fd/\(fd) ] && exit 7; exit 3"
+        ProcessLauncher(report: reports.add).launch(["sh", "-c", command])
+        #expect(reports.wait(for: 1) == ["motionscript: exec [sh, -c, \"\(command)\"]: exited with status 3"])
+    }
+
     @Test func aChildRunsInItsOwnProcessGroup() throws {
         let reports = Reports()
         let pid = try #require(ProcessLauncher(report: reports.add).launch(["sleep", "5"]))

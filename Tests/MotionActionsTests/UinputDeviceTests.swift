@@ -25,7 +25,8 @@ import Testing
     @Test func noPermissionSaysHowToGrantIt() {
         let message = UinputDevice.openError(path: "/dev/uinput", errno: EACCES).message
         #expect(message.hasPrefix("cannot open /dev/uinput for the virtual keyboard and mouse: Permission denied. Grant your user access with a udev rule"))
-        #expect(message.contains("KERNEL==\"uinput\", GROUP=\"input\", MODE=\"0660\""))
+        #expect(message.contains("KERNEL==\"uinput\", SUBSYSTEM==\"misc\", GROUP=\"motionscript\", MODE=\"0660\""))
+        #expect(message.contains("sudo usermod -aG motionscript $USER"))
         #expect(message.contains("--dry-run"))
         #expect(UinputDevice.openError(path: "/dev/uinput", errno: ENOENT).message.contains("sudo modprobe uinput"))
     }

@@ -69,6 +69,26 @@ private func events(at path: String) -> [String] {
         let result = try motionscript(["run", script, "--act", "--dry-run"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("use --act or --dry-run, not both"))
+        let sandboxed = try motionscript(["run", script, "--act", "--sandbox"])
+        #expect(sandboxed.status == 2)
+        #expect(sandboxed.stderr.contains("--act performs actions, which a sandboxed script may not"))
+    }
+
+    @Test func aSandboxedLiveRunOnlyPrintsItsActions() throws {
+        let folder = makeTemporaryFolder("act")
+        let fifo = folder.appendingPathComponent("device").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let device = folder.appendingPathComponent("uinput.raw").path
+        let script = writeFile(#"motion.keys("super"); motion.exec{"true"}"#, "super.lua", in: folder)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            close(fd)
+        }
+        writer.start()
+        let result = try motionscript(["run", script, "--device", fifo, "--uinput", device, "--sandbox"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(#"{"t":0,"action":"keys","keys":"super"}"#))
+        #expect(!FileManager.default.fileExists(atPath: device))  // nothing typed (nor launched: one switch)
     }
 
     @Test func aChildsOutputGoesToStderrNeverIntoTheJSONLines() throws {

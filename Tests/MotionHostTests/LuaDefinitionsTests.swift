@@ -9,14 +9,10 @@ import MotionStreams
 @Suite struct LuaDefinitionsTests {
     /// Names fixed by the contract whose bindings are being built elsewhere: annotated ahead,
     /// tolerated while unbound. Remove a name here once it is bound.
-    static let pending: Set<String> = [
-        "motion.exec", "motion.keys", "motion.keyDown", "motion.keyUp",
-        "motion.mouse", "motion.mouse.move", "motion.mouse.scroll", "motion.mouse.button",
-        "motion.swipe", "motion.hold", "Stream:throttle", "Stream:debounce",
-    ]
-    /// Recognizer options being built elsewhere (`fingers=`, `devices=`, `requireToFail` on every
-    /// recognizer), tolerated while a factory does not know them yet.
-    static let pendingOptions: Set<String> = ["fingers", "devices", "requireToFail"]
+    static let pending: Set<String> = []
+    /// Recognizer options being built elsewhere (`devices=`), tolerated while a factory does not
+    /// know them yet.
+    static let pendingOptions: Set<String> = ["devices"]
 
     /// Pending, directly or as a stream method that properties inherit.
     static func isPending(_ name: String) -> Bool {

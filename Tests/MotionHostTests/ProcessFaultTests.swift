@@ -305,8 +305,8 @@ private final class DeviceWriter {
         let scene = Scene()
         let script = scene.file("loop.lua", """
             for i = 1, 1000 do motion.emit("n", i) end
-            \(scene.announce)
-            while true do pcall(function() while true do end end) end
+            -- the announcement shares the loop's line: a signal that comes early names it too
+            \(scene.announce) while true do pcall(function() while true do end end) end
             """)
         let run = try Spawned(["run", script])
         #expect(scene.waitUntilReady())
@@ -320,14 +320,30 @@ private final class DeviceWriter {
         #expect(lines[1000] == "")
     }
 
+    /// A hook belongs to one Lua thread: a loop inside a coroutine is interrupted too.
+    @Test(arguments: [
+        "coroutine.resume(coroutine.create(function() ANNOUNCE while true do end end))",
+        "coroutine.wrap(function() coroutine.yield() end)() coroutine.wrap(function() ANNOUNCE while true do end end)()",
+    ])
+    func aSignalInterruptsALoopInsideACoroutine(loop: String) throws {
+        let scene = Scene()
+        // Announced from inside the coroutine: the signal comes while it runs.
+        let script = scene.file("co.lua", "motion.emit('a', 1)\n" + loop.replacingOccurrences(of: "ANNOUNCE", with: scene.announce) + "\n")
+        let run = try Spawned(["run", script])
+        #expect(scene.waitUntilReady())
+        run.send(SIGINT)
+        let r = run.finish()
+        #expect(r.status == 130 && !r.bySignal)
+        #expect(r.stderr.contains("co.lua:2: interrupted"))
+    }
+
     /// `--watch`: a callback that loops is interrupted and the session ends (exit 0).
     @Test func aSignalStopsALoopingCallbackUnderWatch() throws {
         let scene = Scene()
         let events = scene.file("drag.events.jsonl", shortDragEvents)
         let script = scene.file("loop.lua", """
             motion.pointers():subscribe(function(p)
-              \(scene.announce)
-              while true do end
+              \(scene.announce) while true do end
             end)
             """)
         let run = try Spawned(["run", script, "--watch", "--events", events])
@@ -335,13 +351,13 @@ private final class DeviceWriter {
         run.send(SIGINT)
         let r = run.finish()
         #expect(r.status == 0)
-        #expect(r.stderr.contains("loop.lua:3: interrupted"))
+        #expect(r.stderr.contains("loop.lua:2: interrupted"))
     }
 
     /// `--watch`: a version whose setup loops is interrupted too.
     @Test func aSignalStopsALoopingSetupUnderWatch() throws {
         let scene = Scene()
-        let script = scene.file("loop.lua", "\(scene.announce)\nwhile true do end\n")
+        let script = scene.file("loop.lua", "motion.emit('a', 1)\n\(scene.announce) while true do end\n")
         let run = try Spawned(["run", script, "--watch"])
         #expect(scene.waitUntilReady())
         run.send(SIGTERM)
@@ -357,8 +373,7 @@ private final class DeviceWriter {
         let device = scene.fifo("device")
         let script = scene.file("loop.lua", """
             motion.pointers():subscribe(function(p)
-              \(scene.announce)
-              while true do end
+              \(scene.announce) while true do end
             end)
             """)
         let run = try Spawned(["run", script, "--device", device] + (watch ? ["--watch"] : []))
@@ -369,7 +384,7 @@ private final class DeviceWriter {
         run.send(SIGINT)
         let r = run.finish()
         #expect(r.status == 0)
-        #expect(r.stderr.contains("loop.lua:3: interrupted"))
+        #expect(r.stderr.contains("loop.lua:2: interrupted"))
     }
 
     /// Waiting for input, a signal ends the session normally: the pointers still down are

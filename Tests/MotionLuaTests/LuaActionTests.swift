@@ -69,9 +69,32 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         try runtime.handle(frame(0, (1, .down, 0, 0)))
         try runtime.handle(frame(0.1, (1, .move, 10, 0)))
         #expect(throws: ScriptError.self) { try runtime.handle(frame(0.2, (1, .move, 20, 0))) }
+        // Released when the error surfaced, before the runtime closes.
+        #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
         runtime.close()
         #expect(output.lines.last == #"0.2 action {"action":"keyUp","key":"alt","auto":true}"#)
         #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
+    }
+
+    @Test func aCallbackSwitchedOffOnLiveInputReleasesHeldKeys() throws {
+        let (runtime, output, sink) = try performingRuntime("""
+            motion.gesture(motion.pan{threshold = 0}):subscribe(function(g)
+              if g.state == "began" then motion.keyDown("alt") end
+              if g.state == "changed" then error("boom") end
+              if g.state == "ended" then motion.keyUp("alt") end
+            end)
+            """)
+        var reported: [String] = []
+        runtime.onCallbackError = { reported.append($0.message) }
+        try runtime.handle(frame(0, (1, .down, 0, 0)))
+        try runtime.handle(frame(0.1, (1, .move, 10, 0)))
+        try runtime.handle(frame(0.2, (1, .move, 20, 0)))  // raises: switched off, the run goes on
+        #expect(reported.count == 1)
+        #expect(sink.batches == [[.key(56, 1), .synReport], [.key(56, 0), .synReport]])
+        #expect(output.lines.last == #"0.2 action {"action":"keyUp","key":"alt","auto":true}"#)
+        try runtime.handle(frame(0.3, (1, .up, 20, 0)))
+        runtime.close()
+        #expect(sink.batches.count == 2)
     }
 
     @Test func actionsAreStampedWithInputTime() throws {
@@ -136,6 +159,23 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         #expect(output.lines == [#"0.2 swipe {"direction":"right","distance":300,"kind":"swipe","pointers":1,"state":"recognized","velocity":1500}"#])
     }
 
+    @Test func anEdgeSwipeFromTheRightUsesTheSurfaceSize() throws {
+        let output = TestOutput()
+        let runtime = try LuaRuntime(scriptPath: writeScript("""
+            local fromRight = motion.swipe{from = "right", edge = 50}
+            motion.gesture(fromRight):map(function(g) return g.state end)
+              :filter(function(s) return s ~= "possible" end):emit("fromRight")
+            """), output: output)
+        defer { runtime.close() }
+        runtime.setScreenSize(width: 1000, height: 800)
+        try runtime.load()
+        try runtime.handle(frame(0, (1, .down, 960, 400)))
+        try runtime.handle(frame(0.2, (1, .up, 660, 400)))
+        try runtime.handle(frame(1, (1, .down, 940, 400)))  // 60 from the edge: outside the zone
+        try runtime.handle(frame(1.2, (1, .up, 640, 400)))
+        #expect(output.lines == ["0 fromRight state atRest", #"0.2 fromRight "recognized""#, #"1.2 fromRight "failed""#])
+    }
+
     @Test func aHoldIsStampedWhenItFellDue() throws {
         let (runtime, output) = try loadedRuntime("""
             motion.gesture(motion.hold{duration = 0.5}):subscribe(function(g)
@@ -189,7 +229,7 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
     @Test(arguments: [
         ("motion.swipe{fingers = 0}", "motion.swipe: option 'fingers' must be >= 1, got 0"),
         ("motion.swipe{direction = 'north'}", "motion.swipe: option 'direction' must be one of left, right, up, down, upLeft, upRight, downLeft, downRight, got 'north'"),
-        ("motion.swipe{from = 'right'}", "motion.swipe: from = \"right\" needs to know where the right edge is"),
+        ("motion.swipe{from = 'right'}", "motion.swipe: from = \"right\" needs to know where the right edge is: run with --surface WxH"),
         ("motion.swipe{from = 3}", "motion.swipe: option 'from' must be \"left\", \"right\", \"top\", \"bottom\" or an element, got number"),
         ("motion.hold{duration = 0}", "motion.hold: option 'duration' must be > 0, got 0"),
         ("motion.hold{fingers = 2, minPointers = 1}", "motion.hold: unknown option 'minPointers'"),

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include "CLuaShimInterrupt.h"
+#include "CLuaShimStdio.h"
 
 struct lua_State;
 typedef int (*ms_SwiftFunction)(struct lua_State *L);

@@ -46,6 +46,10 @@ void ms_interrupt_reset(void);
 struct lua_State *ms_interrupt_enter(struct lua_State *L);
 void ms_interrupt_leave(struct lua_State *previous);
 
+/* Wraps coroutine.resume and coroutine.wrap so that a coroutine running when the
+ * interruption comes is the state hooked (a hook belongs to one Lua thread). */
+void ms_interrupt_trackcoroutines(struct lua_State *L);
+
 /* Installs the interrupting hook on `L` when an interruption happened (after a host call
  * replaced the state's hook, e.g. a new deadline). */
 void ms_interrupt_rehook(struct lua_State *L);

@@ -15,9 +15,9 @@ public final class HoldGestureRecognizer: GestureRecognizer {
     /// Default `maxMovement`: 10 screen units from where each pointer went down.
     public static let defaultMaxMovement = 10.0
 
-    /// Seconds the pointers must stay down, and nearly still, before the hold begins.
+    /// Seconds of input time the pointers must stay down.
     public let duration: Double
-    /// How far, in screen units, the centroid may move before the hold begins; further fails it.
+    /// Screen units a pointer may move from where it went down before the hold began.
     public let maxMovement: Double
     private var startTime: Double?
 
@@ -47,6 +47,11 @@ public final class HoldGestureRecognizer: GestureRecognizer {
         value.t = startTime + duration
         value.centroid = centroid
         write(state: .began)
+    }
+
+    public override var nextDecisionTime: Double? {
+        guard let startTime, !state.isActive, !isIgnoringUntilLift else { return nil }
+        return startTime + duration
     }
 
     public override func process(t: Double) {

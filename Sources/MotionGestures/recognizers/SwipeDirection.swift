@@ -6,7 +6,7 @@ import MotionStreams
 public enum SwipeDirection: String, Sendable, Equatable, CaseIterable {
     case left, right, up, down, upLeft, upRight, downLeft, downRight
 
-    /// Whether this is one of the four diagonal directions.
+    /// upLeft, upRight, downLeft, downRight.
     public var isDiagonal: Bool {
         switch self {
         case .left, .right, .up, .down: false

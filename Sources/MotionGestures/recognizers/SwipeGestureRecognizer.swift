@@ -20,15 +20,15 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Default `minVelocity`: none (0 units/s).
     public static let defaultMinVelocity = 0.0
 
-    /// The shortest travel of the centroid, in screen units, that counts as a swipe.
+    /// Screen units the swipe must travel (inclusive).
     public let minDistance: Double
-    /// The lowest speed at lift, in units per second, that counts as a swipe (0: any).
+    /// Mean speed the swipe must reach, units per second (inclusive).
     public let minVelocity: Double
-    /// The only direction recognized (nil: any).
+    /// The only direction recognized; nil for any.
     public let direction: SwipeDirection?
-    /// Whether diagonal directions are told apart (otherwise the nearest of the four is used).
+    /// Whether directions include the four diagonals.
     public let diagonals: Bool
-    /// Where the swipe must begin (a screen edge or an element), or nil for anywhere.
+    /// Where the swipe must start; nil for anywhere in the element.
     public let zone: SwipeZone?
 
     private var startTime: Double?

@@ -6,7 +6,7 @@ public enum SwipeZone: Sendable {
     case edge(Edge, depth: Double)
     case element(Element)
 
-    /// A screen edge a swipe can start from.
+    /// An edge of the recognizer's element (left and top are at 0).
     public enum Edge: String, Sendable, CaseIterable {
         case left, right, top, bottom
     }

@@ -56,13 +56,14 @@ function motion.element(options) end
 ---A gesture recognizer. It watches the pointers that go down inside its element.
 ---@class motion.Recognizer
 ---@field state motion.RecognitionState The current state.
----@field kind "translation"|"rotation"|"scale"|"tap"
+---@field kind "translation"|"rotation"|"scale"|"tap"|"swipe"|"hold"
 ---@field pointers integer How many pointers it tracks.
 ---@field element motion.Element Where its pointers must go down.
 ---@field enabled boolean Writable: false cancels an active gesture and takes no new pointers.
 local Recognizer = {}
 
----This recognizer waits until `other` fails (a single tap waiting for a double tap).
+---This recognizer waits until `other` fails (a single tap waiting for a double tap, a swipe waiting
+---for a hold): its start is held back until then, and it fails if `other` begins or is recognized.
 ---@param other motion.Recognizer
 function Recognizer:requireToFail(other) end
 
@@ -92,16 +93,18 @@ function Recognizer:requireToFail(other) end
 ---@field interval? number Seconds within which the next tap must start (default 0.3).
 
 ---@class motion.SwipeOptions: motion.RecognizerOptions
----@field direction? "left"|"right"|"up"|"down"|"upLeft"|"upRight"|"downLeft"|"downRight" The only direction recognized.
----@field diagonals? boolean Tell the four diagonal directions apart (default false).
----@field minDistance? number Units the pointers must travel (default 50).
----@field minVelocity? number Units per second at release (default 0).
----@field from? "left"|"right"|"top"|"bottom"|motion.Element Start within `edge` units of this edge of the element, or inside this element.
----@field edge? number How deep the `from` edge zone is, in units (default 50).
+---@field direction? motion.SwipeDirection Only swipes this way (a diagonal implies diagonals = true).
+---@field diagonals? boolean Eight directions instead of four (default false).
+---@field minDistance? number Units the pointers must travel (default 50, inclusive).
+---@field minVelocity? number Mean speed, units per second (default 0, inclusive).
+---@field from? "left"|"right"|"top"|"bottom"|motion.Element Start within `edge` units of this edge of the element ("right"/"bottom" need an element with a size), or inside this element.
+---@field edge? number Depth of an edge zone, units (default 50).
+
+---@alias motion.SwipeDirection "left"|"right"|"up"|"down"|"upLeft"|"upRight"|"downLeft"|"downRight"
 
 ---@class motion.HoldOptions: motion.RecognizerOptions
----@field duration? number Seconds the pointers must stay down.
----@field maxMovement? number Units a pointer may move while holding.
+---@field duration? number Seconds the pointers must stay down (default 0.5).
+---@field maxMovement? number Units a pointer may move before the hold begins (default 10).
 
 ---Drags: translation of the pointers' centroid.
 ---@param options? motion.TranslationOptions
@@ -144,10 +147,16 @@ function motion.hold(options) end
 ---@class motion.Gesture
 ---@field state motion.RecognitionState
 ---@field pointers integer How many pointers the recognizer tracks.
----@field kind "translation"|"rotation"|"scale"|"tap"
+---@field kind "translation"|"rotation"|"scale"|"tap"|"swipe"|"hold"
 ---@field t number Input time of the frame that produced it, seconds.
 ---@field taps integer Taps counted (tap gestures).
 local Gesture = {}
+
+---A swipe's gesture value (kind "swipe"): decided once, at the first lift.
+---@class motion.SwipeGesture: motion.Gesture
+---@field direction? motion.SwipeDirection Which way it went (nil until decided).
+---@field distance number How far it went since all its fingers were down, units.
+---@field velocity number Its mean speed, units per second (a field here, not the method).
 
 ---Centroid of the pointers, in `element` (default the screen).
 ---@param element? motion.Element
@@ -241,15 +250,15 @@ function motion.emit(name, value) end
 
 -- Actions -------------------------------------------------------------------------------------
 
----Runs a command (a shell line, or an argv list run directly); with --dry-run only reported.
+---Starts a command and returns at once: a shell line (sh -c), or an argv list run directly. Its output goes to stderr; performed live or with --act, otherwise only reported.
 ---@param command string|string[]
 function motion.exec(command) end
 
----Presses and releases a key chord such as "ctrl+alt+Right".
+---Presses a key chord such as "ctrl+alt+Right" in order, releases it in reverse (keys held with keyDown stay held).
 ---@param chord string
 function motion.keys(chord) end
 
----Presses a key and keeps it down.
+---Presses a key and keeps it down (released at the latest when the script ends).
 ---@param key string
 function motion.keyDown(key) end
 
@@ -266,14 +275,14 @@ motion.mouse = {}
 ---@param dy number
 function motion.mouse.move(dx, dy) end
 
----Scrolls by (dx, dy).
+---Scrolls by (dx, dy) wheel notches: dy > 0 scrolls down, dx > 0 right.
 ---@param dx number
 ---@param dy number
 function motion.mouse.scroll(dx, dy) end
 
 ---Presses, releases or clicks a button.
----@param name "left"|"right"|"middle"
----@param action "down"|"up"|"click"
+---@param name "left"|"right"|"middle"|"side"|"extra"|"forward"|"back"
+---@param action? "down"|"up"|"click" Default "click".
 function motion.mouse.button(name, action) end
 
 -- Streams -------------------------------------------------------------------------------------
@@ -478,12 +487,12 @@ function Stream:delay(seconds) end
 ---@return motion.Stream
 function Stream:toString() end
 
----At most one value per `seconds` of input time.
+---A value, then none until `seconds` of input time passed since the one let through.
 ---@param seconds number
 ---@return motion.Stream
 function Stream:throttle(seconds) end
 
----A value once `seconds` of input time passed without a newer one.
+---A value once `seconds` of input time passed without a newer one, stamped with that time.
 ---@param seconds number
 ---@return motion.Stream
 function Stream:debounce(seconds) end

@@ -1,4 +1,5 @@
 import CLua
+import CLuaShim
 import MotionGestures
 import MotionStreams
 
@@ -18,7 +19,7 @@ enum DesktopRecognizerFactories {
         let options = try Options(call, at: 1, for: call.name,
                                   known: ["fingers", "direction", "diagonals", "minDistance", "minVelocity", "from",
                                           "edge", "element", "requireToFail", "enabled"])
-        let element = try options.element() ?? .screen
+        let element = try options.element() ?? currentScreen(call)
         var direction: SwipeDirection?
         if let name = try options.string("direction") {
             guard let parsed = SwipeDirection(rawValue: name) else {
@@ -46,10 +47,27 @@ enum DesktopRecognizerFactories {
                 throw LuaBindingError("\(name): option 'from' must be \"left\", \"right\", \"top\", \"bottom\" or an element, got \(lua.typeName(at: -1))")
             }
             if (edge == .right && !element.width.isFinite) || (edge == .bottom && !element.height.isFinite) {
-                throw LuaBindingError("\(name): from = \"\(text)\" needs to know where the \(text) edge is: give element = motion.element{x = 0, y = 0, width = W, height = H} with the surface size (e.g. what --surface maps to), or an element as the start zone")
+                throw LuaBindingError("\(name): from = \"\(text)\" needs to know where the \(text) edge is: run with --surface WxH (motion.screen then has the surface's size), or give element = motion.element{x = 0, y = 0, width = W, height = H}, or an element as the start zone")
             }
             return .edge(edge, depth: depth)
         }
+    }
+
+    /// `motion.screen` as the script sees it now: with the surface's size under `--surface`, so an
+    /// edge zone knows where the right and bottom edges are. Falls back to the unbounded screen.
+    private static func currentScreen(_ call: LuaCall) -> Element {
+        let lua = call.lua
+        let L = lua.L
+        let base = lua.top
+        defer { lua.top = base }
+        guard lua_checkstack(L, 3) != 0 else { return .screen }
+        lua_rawgeti(L, ms_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua_pushstring(L, "motion")
+        guard lua_rawget(L, -2) == LUA_TTABLE else { return .screen }
+        lua_pushstring(L, "screen")
+        lua_rawget(L, -2)
+        let box: ElementBox? = LuaObject.get(lua, at: -1, .element)
+        return box?.element ?? .screen
     }
 
     /// `motion.hold{fingers=, duration=0.5, maxMovement=10, element=, requireToFail=, enabled=}`.

@@ -35,6 +35,22 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
         #expect(log.last?.t == 0.5)
     }
 
+    @Test func aLiveHostKnowsWhenTheHoldFallsDue() throws {
+        let hold = try HoldGestureRecognizer(duration: 0.5)
+        let log = GestureLog(hold)
+        let input = dispatcher(hold)
+        #expect(input.nextDueTime == nil)
+        input.dispatch(frame(0.25, (1, .down, 100, 100)))
+        #expect(input.nextDueTime == 0.75)
+        input.advance(to: 0.75)  // what a live host does when nothing else came
+        #expect(log.states == [.began])
+        #expect(input.nextDueTime == nil)
+        input.dispatch(frame(1, (1, .up, 100, 100)))
+        input.dispatch(frame(2, (2, .down, 0, 0)))
+        input.dispatch(frame(2.1, (2, .move, 30, 0)))  // moved too far: nothing waits any more
+        #expect(input.nextDueTime == nil)
+    }
+
     @Test func theEndOfInputDecidesAHoldStillDown() throws {
         let hold = try HoldGestureRecognizer(duration: 0.8)
         let log = GestureLog(hold)
