@@ -6,7 +6,7 @@ import MotionStreams
 
 /// Writes output lines (`{"t":..,"name":..,"value":..}`) to a C stream, buffered; `log`
 /// lines go to stderr. `flushEachLine` is for live input, where a line must not wait.
-public final class JSONLinesOutput: MotionOutput {
+public final class JSONLinesOutput: MotionOutput, ReloadMarking {
     private let stream: UnsafeMutablePointer<FILE>
     private var writer = JSONWriter()
     public var flushEachLine = false
@@ -33,6 +33,12 @@ public final class JSONLinesOutput: MotionOutput {
 
     public func flush() { fflush(stream) }
 
+    public func markReload(t: Double, script: String, version: Int) {
+        writer.reset()
+        writer.reloadLine(t: t, script: script, version: version)
+        write()
+    }
+
     private func write() {
         writer.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stream) }
         if flushEachLine { fflush(stream) }
@@ -40,7 +46,7 @@ public final class JSONLinesOutput: MotionOutput {
 }
 
 /// Collects output lines in memory (tests, scenarios, benchmarks).
-public final class CollectedOutput: MotionOutput {
+public final class CollectedOutput: MotionOutput, ReloadMarking {
     public private(set) var lines: [String] = []
     public private(set) var logLines: [String] = []
 
@@ -66,4 +72,10 @@ public final class CollectedOutput: MotionOutput {
     }
 
     public func log(_ line: String) { logLines.append(line) }
+
+    public func markReload(t: Double, script: String, version: Int) {
+        writer.reset()
+        writer.reloadLine(t: t, script: script, version: version)
+        append()
+    }
 }

@@ -88,6 +88,7 @@ import MotionLua
             #"{"t":0.016,"name":"v1","value":{"x":112,"y":209}}"#,
             #"{"t":0.032,"name":"v1","value":{"x":120,"y":215}}"#,
             // v2 did not load; v3 keeps the box from v1.
+            #"{"t":0,"reload":"drag.lua","version":2}"#,
             #"{"t":0,"name":"v3","value":{"x":120,"y":215}}"#,
         ])
         #expect(result.diagnostics.count == 3)
@@ -124,7 +125,8 @@ import MotionLua
         let result = try runSession(script: script, events: nil, edits: [
             { writeFile("return 2\n", "helper.lua", in: folder) },
         ])
-        #expect(result.lines == [#"{"t":0,"name":"helper","value":1}"#, #"{"t":0,"name":"helper","value":2}"#])
+        #expect(result.lines == [#"{"t":0,"name":"helper","value":1}"#, #"{"t":0,"reload":"main.lua","version":2}"#,
+                                 #"{"t":0,"name":"helper","value":2}"#])
         #expect(result.diagnostics == ["-- reloaded main.lua --"])
     }
 
@@ -137,6 +139,7 @@ import MotionLua
         ])
         // Each replay ends by cancelling the pointer still down.
         #expect(result.lines == [#"{"t":0,"name":"x","value":1}"#, #"{"t":0,"name":"x","value":1}"#,
+                                 #"{"t":0,"reload":"main.lua","version":2}"#,
                                  #"{"t":0,"name":"x","value":2}"#, #"{"t":0,"name":"x","value":2}"#])
         #expect(result.diagnostics == ["-- reloaded main.lua, replaying events --"])
     }

@@ -72,6 +72,7 @@ public final class WatchSession {
         defer { pipeline.close() }
         announceSwaps()
         pipeline.screenSource = device
+        pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         pipeline.onCallbackError = { [diagnostics, pipeline] error in
             (pipeline.output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
@@ -115,9 +116,11 @@ public final class WatchSession {
     private var eventFiles: [String] { pipeline.options.eventsPath.map { [$0] } ?? [] }
 
     /// Says on stderr where a new version takes over, before any line it writes.
+    /// On stdout too: one `{"t":…,"reload":…,"version":…}` line (`ReloadMarking`).
     private func announceSwaps() {
         pipeline.willSwap = { [unowned self] in
-            guard pipeline.loads > 0 else { return }
+            guard pipeline.loads > 1 else { return }
+            (pipeline.output as? ReloadMarking)?.markReload(t: pipeline.startTime, script: scriptName, version: pipeline.loads)
             (pipeline.output as? JSONLinesOutput)?.flush()
             let events = pipeline.options.eventsPath != nil
             diagnostics("-- reloaded \(scriptName)\(events ? ", replaying events" : "") --")
@@ -126,11 +129,22 @@ public final class WatchSession {
 
     /// Loads the script afresh; on failure reports it and keeps the previous version.
     private func load() -> Bool {
-        guard case .failure(let error) = pipeline.reload() else { return true }
+        guard case .failure(let error) = pipeline.reload() else {
+            // The fingers handed to the new version may already meet an error.
+            if let failure = pipeline.failure {
+                diagnostics("error: \(failure.message)")
+                diagnostics("-- waiting for \(scriptName) to change --")
+            }
+            return true
+        }
         diagnostics("error: \(error.message)")
-        diagnostics(pipeline.loads > 0
-                    ? "-- \(scriptName) did not load; the previous version keeps running --"
-                    : "-- waiting for \(scriptName) to change --")
+        if pipeline.loads == 0 {
+            diagnostics("-- waiting for \(scriptName) to change --")
+        } else if pipeline.failure != nil {
+            diagnostics("-- \(scriptName) did not load, and the previous version stopped at an error: nothing runs; waiting for \(scriptName) to change --")
+        } else {
+            diagnostics("-- \(scriptName) did not load; the previous version keeps running --")
+        }
         return false
     }
 
@@ -140,7 +154,12 @@ public final class WatchSession {
         guard let path = pipeline.options.eventsPath else { return }
         let source = try Runner.openEvents(path: path, options: pipeline.options.input)
         do {
-            try pipeline.replay(source, shouldStop: { [watcher] in watcher.isStopRequested })
+            var changed = false
+            try pipeline.replay(source, shouldStop: { [watcher] in
+                changed = watcher.hasChanged()
+                return changed || watcher.isStopRequested
+            })
+            if changed { diagnostics("-- \(scriptName) changed: replay cut short --") }
         } catch let error as ScriptError {
             (pipeline.output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
