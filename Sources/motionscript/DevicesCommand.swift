@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MotionInput
 
 struct DevicesCommand: ParsableCommand {
@@ -7,8 +8,19 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List input devices: event node, kind (touchscreen, touchpad, mouse, other) and name."
     )
 
+    @Flag(help: "One JSON object per device: {\"node\":…,\"kind\":…,\"name\":…} (for scripts).")
+    var json = false
+
     func run() throws {
         let devices = InputDeviceList.current()
+        if json {
+            for device in devices {
+                let object: [String: Any] = ["node": device.eventNode ?? NSNull(), "kind": device.kind.rawValue, "name": device.name]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
         if devices.isEmpty {
             print("no input devices found (\(InputDeviceList.procPath) lists none)")
             return

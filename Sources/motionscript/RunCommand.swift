@@ -19,8 +19,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "An event file: JSON Lines, evemu or libinput recording, or raw evdev (detected by content).")
     var events: String?
 
-    @Option(help: "A live input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records).")
-    var device: String?
+    @Option(help: "A live input device: a path (/dev/input/event5, a FIFO of raw input_event records) or a selector (touchpad, touchscreen, mouse, name=GLOB; also matches devices plugged in later). Repeat for several.")
+    var device: [String] = []
 
     @Flag(help: "With --device: take the device from everyone else while running.")
     var grab = false
@@ -48,23 +48,23 @@ struct RunCommand: ParsableCommand {
         }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0") }
-        if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
-        if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
+        if grab && device.isEmpty { throw ValidationError("--grab needs --device") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
     }
 
     func run() throws {
         var options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
                                  memoryLimit: memory * 1024 * 1024)
-        options.devicePath = device
+        options.devices = device
         options.grab = grab
         options.input = try InputOptions.parse(surface: surface, axes: axes)
         let output = JSONLinesOutput()
         defer { output.flush() }
         if watch { return try runWatching(options, output: output) }
-        if device == nil { Watchdog.start(timeout: timeout, what: script, output: output) }
+        if device.isEmpty { Watchdog.start(timeout: timeout, what: script, output: output) }
         do {
-            if device != nil {
+            if !device.isEmpty {
                 output.flushEachLine = true
                 let result = try Runner.runLiveSession(options, output: output) { fputs("\($0)\n", stderr) }
                 output.flush()
@@ -92,11 +92,12 @@ struct RunCommand: ParsableCommand {
         do {
             let session = try WatchSession(options, output: output) { fputs($0 + "\n", stderr) }
             WatchSignals.stopOnSignals(session)
-            if let device = options.devicePath {
+            if !options.deviceSelectors.isEmpty {
                 output.flushEachLine = true
-                let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
+                let live = try LiveDeviceSet(selectors: options.deviceSelectors, options: options.input, grab: options.grab) {
+                    fputs("\($0)\n", stderr)
+                }
                 defer { live.close() }
-                live.diagnostics = { fputs("motionscript: \($0)\n", stderr) }
                 fputs("motionscript: \(try session.runLive(live))\n", stderr)
             } else {
                 try session.run()

@@ -4,6 +4,10 @@ import Glibc
 #endif
 
 // Exit codes: 0 success, 1 a script raised or a scenario failed, 2 bad usage or bad input.
+if let problem = RepeatedOptions.problem(in: Array(CommandLine.arguments.dropFirst())) {
+    fputs("Error: \(problem)\n", stderr)
+    exit(2)
+}
 do {
     var command = try Motionscript.parseAsRoot()
     try command.run()

@@ -24,6 +24,7 @@ public protocol LiveFrameSource: AnyObject {
 }
 
 extension LiveDevice: LiveFrameSource {}
+extension LiveDeviceSet: LiveFrameSource {}
 
 /// Live input where time flows: waits for the next frame *or* the next time something falls due
 /// (a tap decision, a delay, a spring frame), whichever comes first, and runs what fell due,

@@ -71,7 +71,7 @@ public final class WatchSession {
     public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         announceSwaps()
-        pipeline.screenSource = device
+        pipeline.screenSource = (device as? LiveDeviceSet)?.firstDevice ?? device
         pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         pipeline.onCallbackError = { [diagnostics, pipeline] error in
             (pipeline.output as? JSONLinesOutput)?.flush()

@@ -35,6 +35,8 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     public private(set) var resyncCount = 0
 
     private var origin: Double?
+    /// The timestamp (seconds, device clock) of the first event: input time 0. Nil before it.
+    public var timeOrigin: Double? { origin }
     private var lastEventT = 0.0
     private var lastEventLocal = 0.0
 

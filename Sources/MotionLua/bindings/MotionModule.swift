@@ -73,6 +73,8 @@ enum MotionModule {
     }
 
     static func add(_ recognizer: GestureRecognizer, _ call: LuaCall) -> Int32 {
+        recognizer.devices = call.runtime.pendingDevices
+        call.runtime.pendingDevices = nil
         call.runtime.dispatcher.add(recognizer)
         LuaObject.push(RecognizerBox(recognizer), .recognizer, on: call.lua)
         return 1
@@ -133,8 +135,12 @@ enum MotionModule {
         let dispatcher = call.runtime.dispatcher
         let source = MotionObservable<MotionValue> { observer in
             let id = dispatcher.addPointerListener { event in
-                observer.next(.object([("id", .number(Double(event.id))), ("phase", .string(event.phase.rawValue)),
-                                       ("x", .number(event.x)), ("y", .number(event.y))]))
+                var fields: [(String, MotionValue)] = [("id", .number(Double(event.id))), ("phase", .string(event.phase.rawValue)),
+                                                       ("x", .number(event.x)), ("y", .number(event.y))]
+                if let device = event.device {
+                    fields.append(("device", .object([("name", .string(device.name)), ("kind", .string(device.kind))])))
+                }
+                observer.next(.object(fields))
             }
             return { dispatcher.removePointerListener(id) }
         }
