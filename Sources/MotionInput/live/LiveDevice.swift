@@ -37,6 +37,8 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     private var origin: Double?
     /// The timestamp (seconds, device clock) of the first event: input time 0. Nil before it.
     public var timeOrigin: Double? { origin }
+    /// The same in whole microseconds, for exact offsets between devices.
+    public private(set) var timeOriginMicroseconds: Int64?
     private var lastEventT = 0.0
     private var lastEventLocal = 0.0
 
@@ -75,7 +77,10 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
 
     private func note(_ event: InputEventRecord) {
         let time = Double(event.sec) + Double(event.usec) / 1_000_000
-        if origin == nil { origin = time }
+        if origin == nil {
+            origin = time
+            timeOriginMicroseconds = event.sec &* 1_000_000 &+ event.usec
+        }
         lastEventT = time - origin!
         lastEventLocal = monotonicNow()
     }

@@ -32,6 +32,7 @@ public final class LiveDeviceSet {
     private let grab: Bool
     private var inotify: Int32 = -1
     private var origin: Double?
+    private var originMicroseconds: Int64 = 0
     private var pathsOpened = 0
     private var lastReason = "end of input"
     private var nextFreshId = 1_000_000
@@ -194,9 +195,13 @@ public final class LiveDeviceSet {
     /// pointers down.
     private func tagged(_ frame: Frame, member i: Int) -> Frame {
         let device = members[i].device
-        if origin == nil { origin = device.timeOrigin }
-        let offset = (device.timeOrigin ?? origin ?? 0) - (origin ?? 0)
-        let t = frame.t + offset
+        if origin == nil {
+            origin = device.timeOrigin
+            originMicroseconds = device.timeOriginMicroseconds ?? 0
+        }
+        // Whole microseconds, so t stays the correctly rounded decimal the decoder gives.
+        let offset = (device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
+        let t = offset == 0 ? frame.t : Double(Int64((frame.t * 1_000_000).rounded()) &+ offset) / 1_000_000
         var events = frame.events
         for k in events.indices {
             let raw = events[k].id
