@@ -71,8 +71,10 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// times); nil before the first event, when input time has no origin yet.
     public func inputTimeNow() -> Double? {
         guard let origin else { return nil }
-        if timestampsAreMonotonic { return max(lastEventT, monotonicNow() - origin) }
-        return lastEventT + max(0, monotonicNow() - lastEventLocal)
+        // Whole microseconds, like the event timestamps (and the times they print as).
+        func micro(_ t: Double) -> Double { (t * 1_000_000).rounded(.down) / 1_000_000 }
+        if timestampsAreMonotonic { return max(lastEventT, micro(monotonicNow() - origin)) }
+        return micro(lastEventT + max(0, monotonicNow() - lastEventLocal))
     }
 
     private func note(_ event: InputEventRecord) {
