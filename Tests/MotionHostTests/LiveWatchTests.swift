@@ -32,6 +32,8 @@ private final class ScriptedSource: LiveFrameSource {
         return .frame(frames[index - 1])
     }
 
+    func stop() { index = frames.count }
+
     func inputTimeNow() -> Double? { index > 0 ? frames[index - 1].t : nil }
 }
 

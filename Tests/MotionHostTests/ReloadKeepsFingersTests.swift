@@ -35,6 +35,8 @@ private final class ClockedSource: LiveFrameSource {
     }
 
     /// Input time stands at `clock` once the edit was made (the user saved while holding still).
+    func stop() { index = frames.count }
+
     func inputTimeNow() -> Double? { edited ? clock : frames[max(0, index - 1)].t }
 }
 
@@ -135,5 +137,40 @@ private final class EditingOutput: MotionOutput, ReloadMarking {
         #expect(output.names.filter { $0 == "y" }.count == 10_001)  // every frame, and the final cancel
         #expect(output.marks == ["0.0 main.lua 2"])
         #expect(diagnostics == ["-- main.lua changed: replay cut short --", "-- reloaded main.lua, replaying events --"])
+    }
+}
+
+/// A source that delivers its frames, then calls `onIdle` once and waits until stopped.
+private final class IdleSource: LiveFrameSource {
+    let frames: [Frame]
+    var index = 0
+    var stopped = false
+    var onIdle: (() -> Void)?
+    init(frames: [Frame]) { self.frames = frames }
+    func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
+        if stopped { return .end("stopped") }
+        if index < frames.count {
+            index += 1
+            return .frame(frames[index - 1])
+        }
+        onIdle?()
+        onIdle = nil
+        return .timeout
+    }
+    func stop() { stopped = true }
+    func inputTimeNow() -> Double? { frames.first?.t }
+}
+
+@Suite struct WatchLiveStopTests {
+    /// Ctrl-C during `run --watch --device` ends input as without --watch: what is scheduled settles.
+    @Test func stoppingAWatchedLiveRunSettlesScheduledWork() throws {
+        let folder = makeTemporaryFolder("watchstop")
+        let script = writeFile("motion.pointers():delay(0.5):map(function(p) return p.phase end):emit('late')\n", "s.lua", in: folder)
+        let source = IdleSource(frames: [Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 0, y: 0)])])
+        let output = CollectedOutput()
+        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { _ in }
+        source.onIdle = { session.stop() }
+        #expect(try session.runLive(source) == "stopped")
+        #expect(output.lines == [#"{"t":0.5,"name":"late","value":"down"}"#])
     }
 }

@@ -21,6 +21,8 @@ public protocol LiveFrameSource: AnyObject {
     func nextFrame(timeout: Double?) throws -> LiveDevice.Next
     /// Input time now on the device's clock (nil before the first event).
     func inputTimeNow() -> Double?
+    /// Ends input: the pointers still down are cancelled in a last frame, then `.end`.
+    func stop()
 }
 
 extension LiveDevice: LiveFrameSource {}

@@ -82,6 +82,7 @@ public final class WatchSession {
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
         let loop = LiveLoop(device: device)
+        var stopping = false
         while true {
             var step = LiveLoop.Step.idle
             do {
@@ -98,12 +99,18 @@ public final class WatchSession {
                 }
                 return reason
             }
+            if stopping { continue }
             switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
-            case .stopped: return "stopped"
+            case .stopped:
+                // Ctrl-C: input ends as it does unwatched (pointers cancelled, scheduled work settles).
+                stopping = true
+                device.stop()
             case .changed:
                 // Debounce: one reload per save. Frames arriving meanwhile wait in the kernel.
                 if case .stopped = watcher.wait(debounce: watchOptions.debounce, timeout: watchOptions.debounce) {
-                    return "stopped"
+                    stopping = true
+                    device.stop()
+                    continue
                 }
                 _ = load()
                 watcher.setFiles(pipeline.watchedFiles)

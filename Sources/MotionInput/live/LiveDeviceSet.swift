@@ -136,9 +136,11 @@ public final class LiveDeviceSet {
 
     /// Input time now on the shared time line (nil before the first event).
     public func inputTimeNow() -> Double? {
-        guard let origin else { return nil }
+        guard origin != nil else { return nil }
         for member in members {
-            if let t = member.device.inputTimeNow(), let o = member.device.timeOrigin { return t + (o - origin) }
+            if let t = member.device.inputTimeNow(), let o = member.device.timeOriginMicroseconds {
+                return Double(Int64((t * 1_000_000).rounded()) &+ (o &- originMicroseconds)) / 1_000_000
+            }
         }
         return nil
     }
