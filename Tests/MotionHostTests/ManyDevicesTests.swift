@@ -16,8 +16,10 @@ private var binary: URL {
     return url.appendingPathComponent("motionscript")
 }
 
-private func motionscript(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
+    let input = Pipe()
+    if stdin != nil { process.standardInput = input }
     process.executableURL = binary
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -25,6 +27,10 @@ private func motionscript(_ arguments: String...) throws -> (status: Int32, stdo
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    if let stdin {
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+    }
     let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -59,6 +65,20 @@ private func motionscript(_ arguments: String...) throws -> (status: Int32, stdo
         let s = try motionscript("run", "examples/drag.lua", "--device", "/nonexistent/a", "--device", "/nonexistent/b")
         #expect(s.status == 2)
         #expect(s.stderr.contains("/nonexistent/a: no such device"))
+    }
+
+    /// `record --axes` writes the ranges a pipe cannot tell (raw bytes on stdin here), so the
+    /// recording maps onto a surface later; a selector that matches nothing says so.
+    @Test func recordTakesAxesAndSelectors() throws {
+        var bytes = [UInt8]()
+        bytes += inputEvent(sec: 1, usec: 0, 3, 0x39, 4) + inputEvent(sec: 1, usec: 0, 3, 0x35, 2048) + inputEvent(sec: 1, usec: 0, 3, 0x36, 100)
+        bytes += inputEvent(sec: 1, usec: 0, 0, 0, 0)
+        let r = try motionscript("record", "--device", "/dev/stdin", "--axes", "0:4095,0:1023", stdin: Data(bytes))
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("A: 35 0 4095 0 0 0\n") && r.stdout.contains("A: 36 0 1023 0 0 0\n"))
+        let none = try motionscript("record", "--device", "name=no such device*")
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("name=no such device*: no device matches (see 'motionscript devices')"))
     }
 
     @Test func devicesJsonIsOneObjectPerLine() throws {
