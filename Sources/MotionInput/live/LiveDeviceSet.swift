@@ -39,6 +39,7 @@ public final class LiveDeviceSet {
     private var ending = false
     private var nextIndex = 0
     private let controlPipe: [Int32]
+    private var closed = false
 
     public static let inputDirectory = "/dev/input"
 
@@ -76,11 +77,13 @@ public final class LiveDeviceSet {
 
     /// Releases every grab and closes the devices (idempotent).
     public func close() {
+        guard !closed else { return }  // a descriptor closed twice could be someone else's by then
+        closed = true
         for member in members { member.device.close() }
         members.removeAll()
         if inotify >= 0 { Glibc.close(inotify); inotify = -1 }
         control.close()
-        if controlPipe[1] >= 0 { Glibc.close(controlPipe[1]) }
+        Glibc.close(controlPipe[1])
     }
 
     public func stop() { control.stop() }
