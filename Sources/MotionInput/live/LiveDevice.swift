@@ -34,6 +34,9 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// `SYN_DROPPED` resynchronizations done from the device state.
     public private(set) var resyncCount = 0
 
+    /// The device state when reading started, fed (stamped with the first event's time) before
+    /// the first event; see `LiveResync.seed`.
+    private var seed: [InputEventRecord]?
     private var origin: Double?
     /// The timestamp (seconds, device clock) of the first event: input time 0. Nil before it.
     public var timeOrigin: Double? { origin }
@@ -52,6 +55,7 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         self.reader = reader
         decoder = EvdevDecoder(device: reader.device, options: options, strict: false)
         timestampsAreMonotonic = reader.clockIsMonotonic
+        if reader.isEvdevNode { seed = LiveResync.seed(fd: reader.fileDescriptor, device: reader.device) }
     }
 
     public var device: DeviceDescription { decoder.device }
@@ -97,6 +101,13 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             case .event(let event):
                 note(event)
                 do {
+                    if let state = seed {
+                        seed = nil
+                        for var e in state {
+                            (e.sec, e.usec) = (event.sec, event.usec)
+                            _ = try decoder.feed(e, place: 0)
+                        }
+                    }
                     if event.type == EV.SYN, event.code == SYN.DROPPED, reader.isEvdevNode {
                         if let frame = try resync(after: event) { return .frame(frame) }
                         continue
