@@ -7,7 +7,7 @@ import MotionStreams
 
 /// Writes output lines (`{"t":..,"name":..,"value":..}`) through a `LineSink`, whole lines only;
 /// `log` lines go to stderr. `flushEachLine` is for live input, where a line must not wait.
-public final class JSONLinesOutput: MotionOutput {
+public final class JSONLinesOutput: MotionOutput, ReloadMarking {
     public let sink: LineSink
     private var writer = JSONWriter()
     public var flushEachLine = false
@@ -68,6 +68,12 @@ public final class JSONLinesOutput: MotionOutput {
         if sink.flush() != nil { onFailure?() }
     }
 
+    public func markReload(t: Double, script: String, version: Int) {
+        writer.reset()
+        writer.reloadLine(t: t, script: script, version: version)
+        write()
+    }
+
     private func write() {
         let failed = writer.bytes.withUnsafeBufferPointer { sink.append($0, flush: flushEachLine) }
         if failed != nil { onFailure?() }
@@ -75,7 +81,7 @@ public final class JSONLinesOutput: MotionOutput {
 }
 
 /// Collects output lines in memory (tests, scenarios, benchmarks).
-public final class CollectedOutput: MotionOutput {
+public final class CollectedOutput: MotionOutput, ReloadMarking {
     public private(set) var lines: [String] = []
     public private(set) var logLines: [String] = []
 
@@ -107,4 +113,10 @@ public final class CollectedOutput: MotionOutput {
     }
 
     public func log(_ line: String) { logLines.append(line) }
+
+    public func markReload(t: Double, script: String, version: Int) {
+        writer.reset()
+        writer.reloadLine(t: t, script: script, version: version)
+        append()
+    }
 }

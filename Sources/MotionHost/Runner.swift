@@ -9,6 +9,13 @@ public struct RunOptions {
     public var eventsPath: String?
     /// A live device (or FIFO) to read instead of an event file.
     public var devicePath: String?
+    /// `--device` arguments (paths or selectors: touchpad, touchscreen, mouse, name=GLOB); when
+    /// empty, `devicePath` alone.
+    public var devices: [String] = []
+    /// What to read live: `devices`, or `devicePath`.
+    public var deviceSelectors: [DeviceSelector] {
+        (devices.isEmpty ? devicePath.map { [$0] } ?? [] : devices).map(DeviceSelector.init)
+    }
     public var grab: Bool = false
     /// Surface mapping and explicit axis ranges for evdev input.
     public var input = EventFileOptions()
@@ -129,18 +136,19 @@ public enum Runner {
     /// off — its subscription unsubscribed — and the run goes on.
     public static func runLiveSession(_ options: RunOptions, output: MotionOutput,
                                       diagnostics: @escaping (String) -> Void = { _ in }) throws -> LiveResult {
-        guard let devicePath = options.devicePath else { return LiveResult(reason: "no device", callbackErrors: 0) }
-        let device = try LiveDevice(path: devicePath, options: options.input, grab: options.grab)
-        defer { device.close() }  // releases the grab on every path
-        device.diagnostics = { diagnostics("motionscript: \($0)") }
+        let selectors = options.deviceSelectors
+        guard !selectors.isEmpty else { return LiveResult(reason: "no device", callbackErrors: 0) }
+        let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
+                                       diagnostics: diagnostics)
+        defer { device.close() }  // releases every grab on every path
         // SIGINT/SIGTERM wake the read (when the command catches them).
-        Interruption.wake(device.reader.stopFileDescriptor)
-        defer { Interruption.stopWaking(device.reader.stopFileDescriptor) }
+        Interruption.wake(device.control.stopFileDescriptor)
+        defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
                                      sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.actions = ActionSession(host: options.actions)
-        setScreen(of: runtime, options.input, source: device)
+        setScreen(of: runtime, options.input, source: device.firstDevice)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
         runtime.onCallbackError = { error in

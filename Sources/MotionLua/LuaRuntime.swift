@@ -127,6 +127,9 @@ public final class LuaRuntime {
         lua_rawset(mainState, -3)
     }
 
+    /// `devices` of the recognizer options being read, for the recognizer about to be added.
+    var pendingDevices: [String]?
+
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { isClosed ? 0 : Int(ms_memoryused(mainState)) }
 

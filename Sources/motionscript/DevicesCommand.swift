@@ -15,6 +15,9 @@ struct DevicesCommand: ParsableCommand {
     @Option(help: .private)
     var procFile: String = InputDeviceList.procPath
 
+    @Flag(help: "One JSON object per device: {\"node\":…,\"kind\":…,\"name\":…} (for scripts).")
+    var json = false
+
     func run() throws {
         guard FileManager.default.fileExists(atPath: procFile) else {
             fputs("error: \(procFile) does not exist: the kernel's input device list cannot be read here (no /proc, or not Linux)\n", stderr)
@@ -22,6 +25,14 @@ struct DevicesCommand: ParsableCommand {
         }
         let devices = procFile == InputDeviceList.procPath ? InputDeviceList.current()
             : InputDeviceList.parse((try? String(contentsOfFile: procFile, encoding: .utf8)) ?? "")
+        if json {
+            for device in devices {
+                let object: [String: Any] = ["node": device.eventNode ?? NSNull(), "kind": device.kind.rawValue, "name": device.name]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
         if devices.isEmpty {
             print("no input devices found (\(procFile) lists none)")
             return

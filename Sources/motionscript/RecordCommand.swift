@@ -11,7 +11,7 @@ struct RecordCommand: ParsableCommand {
         abstract: "Record a device as an evemu recording, until Ctrl-C or the device goes away."
     )
 
-    @Option(help: "The input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records).")
+    @Option(help: "The input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records), or a selector (touchpad, touchscreen, mouse, name=GLOB): the first device it matches.")
     var device: String
 
     @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
@@ -26,7 +26,16 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let reader = try LiveEventReader(path: device)
+            var path = device
+            let selector = DeviceSelector(device)
+            if !selector.isPath {
+                guard let match = InputDeviceList.current().first(where: { $0.eventNode != nil && selector.matches(name: $0.name, kind: $0.kind) }) else {
+                    throw InputError(file: device, "no device matches (see 'motionscript devices')")
+                }
+                path = match.eventNode!
+                fputs("motionscript: recording \(path) (\(match.kind.rawValue): \(match.name))\n", stderr)
+            }
+            let reader = try LiveEventReader(path: path)
             defer { reader.close() }
             Interruption.catchSignals()
             Interruption.wake(reader.stopFileDescriptor)

@@ -20,8 +20,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "An event file: JSON Lines, evemu or libinput recording, or raw evdev (detected by content).")
     var events: String?
 
-    @Option(help: "A live input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records).")
-    var device: String?
+    @Option(help: "A live input device: a path (/dev/input/event5, a FIFO of raw input_event records) or a selector (touchpad, touchscreen, mouse, name=GLOB; also matches devices plugged in later). Repeat for several.")
+    var device: [String] = []
 
     @Flag(help: "With --device: take the device from everyone else while running.")
     var grab = false
@@ -69,8 +69,8 @@ struct RunCommand: ParsableCommand {
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
         guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
-        if events != nil && device != nil { throw ValidationError("use --events or --device, not both") }
-        if grab && device == nil { throw ValidationError("--grab needs --device") }
+        if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
+        if grab && device.isEmpty { throw ValidationError("--grab needs --device") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
@@ -80,13 +80,13 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         var options = RunOptions(scriptPath: script, eventsPath: events, timeout: timeout,
                                  memoryLimit: memory * 1024 * 1024)
-        options.devicePath = device
+        options.devices = device
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
-        options.actions = ActionHost(performs: !sandbox && (act || (device != nil && !dryRun)), device: UinputDevice(path: uinput))
+        options.actions = ActionHost(performs: !sandbox && (act || (!device.isEmpty && !dryRun)), device: UinputDevice(path: uinput))
         options.input = try InputOptions.parse(surface: surface, axes: axes)
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()
@@ -94,18 +94,20 @@ struct RunCommand: ParsableCommand {
         output.onFailure = { Interruption.request() }
         Interruption.catchSignals()
         options.watchdog = Watchdog(timeout: timeout, what: script, sink: output.sink)
-        if device != nil { output.flushEachLine = true }
+        if !device.isEmpty { output.flushEachLine = true }
         var status: Int32 = 0
         var message: String?
+        var survivedErrors = false
         do {
             if watch {
                 try runWatching(options, output: output)
-            } else if device != nil {
+            } else if !device.isEmpty {
                 let result = try Runner.runLiveSession(options, output: output) { StandardError.line($0) }
                 output.flush()
                 if result.callbackErrors > 0 {
                     StandardError.line("motionscript: \(result.reason); \(result.callbackErrors) callback error\(result.callbackErrors == 1 ? "" : "s") (see above)")
                     status = 1
+                    survivedErrors = true
                 } else {
                     StandardError.line("motionscript: \(result.reason)")
                 }
@@ -123,14 +125,16 @@ struct RunCommand: ParsableCommand {
             (status, message) = (2, "error: \(error)")
         }
         output.flush()
-        try Self.end(status: status, message: message, failure: output.failure, live: watch || device != nil)
+        try Self.end(status: status, message: message, failure: output.failure, live: watch || !device.isEmpty,
+                     survivedErrors: survivedErrors)
     }
 
     /// How a run ends. A failed write comes first (it is why the script was stopped): a closed
     /// pipe quietly with 141, as a filter killed by SIGPIPE; any other failure with a message and
     /// 1. Then a signal: a run over a file was cut short (128 + the signal); a live or `--watch`
     /// session ends normally (0), saying where a script it interrupted was.
-    static func end(status: Int32, message: String?, failure: LineSink.Failure?, live: Bool) throws {
+    static func end(status: Int32, message: String?, failure: LineSink.Failure?, live: Bool,
+                    survivedErrors: Bool = false) throws {
         switch failure {
         case .closedPipe?:
             throw ExitCode(141)
@@ -143,6 +147,8 @@ struct RunCommand: ParsableCommand {
         if let signal = Interruption.signal {
             if live {
                 if let message { StandardError.line("motionscript: stopped: \(message.dropFirst("error: ".count))") }
+                // Callback errors survived on live input still make the exit status 1.
+                if survivedErrors { throw ExitCode(1) }
                 return
             }
             StandardError.line(message ?? "error: interrupted")
@@ -158,10 +164,11 @@ struct RunCommand: ParsableCommand {
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
         let session = try WatchSession(options, output: output) { StandardError.line($0) }
-        if let device = options.devicePath {
-            let live = try LiveDevice(path: device, options: options.input, grab: options.grab)
+        if !options.deviceSelectors.isEmpty {
+            let live = try LiveDeviceSet(selectors: options.deviceSelectors, options: options.input, grab: options.grab) {
+                StandardError.line($0)
+            }
             defer { live.close() }
-            live.diagnostics = { StandardError.line("motionscript: \($0)") }
             StandardError.line("motionscript: \(try session.runLive(live))")
         } else {
             try session.run()

@@ -5,6 +5,10 @@ import Glibc
 
 // Exit codes: 0 success, 1 a script raised or a scenario failed, 2 bad usage or bad input.
 // Every error line starts "error: ", whether the parser or a command found it.
+if let problem = RepeatedOptions.problem(in: Array(CommandLine.arguments.dropFirst())) {
+    fputs("error: \(problem)\n", stderr)
+    exit(2)
+}
 do {
     var command = try Motionscript.parseAsRoot()
     do {

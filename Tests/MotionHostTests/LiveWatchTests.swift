@@ -32,6 +32,8 @@ private final class ScriptedSource: LiveFrameSource {
         return .frame(frames[index - 1])
     }
 
+    func stop() { index = frames.count }
+
     func inputTimeNow() -> Double? { index > 0 ? frames[index - 1].t : nil }
 }
 
@@ -57,6 +59,8 @@ private final class ScriptedSource: LiveFrameSource {
         #expect(reason == "end of input")
         #expect(output.lines == [
             #"{"t":0,"name":"v1","value":0}"#, #"{"t":1,"name":"v1","value":1}"#, #"{"t":2,"name":"v1","value":2}"#,
+            // The finger down at the reload goes down for v2 where it is, at the reload time.
+            #"{"t":2,"reload":"count.lua","version":2}"#, #"{"t":2,"name":"v2","value":2}"#,
             #"{"t":3,"name":"v2","value":3}"#, #"{"t":4,"name":"v2","value":4}"#, #"{"t":5,"name":"v2","value":5}"#,
         ])
         #expect(diagnostics == ["-- reloaded count.lua --"])

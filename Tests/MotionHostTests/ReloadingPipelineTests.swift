@@ -64,7 +64,7 @@ import MotionLua
     }
 
     /// A live source keeps reading while the script is replaced: every frame goes to exactly
-    /// one version.
+    /// one version, and the finger down at the swap goes down for the new version where it is.
     @Test func framesAcrossASwapAreNeitherLostNorDoubled() throws {
         let folder = makeTemporaryFolder()
         let script = writeFile("motion.pointers():map(function(p) return 'a' .. p.x end):emit('p')\n", "live.lua", in: folder)
@@ -80,7 +80,7 @@ import MotionLua
             let t = Double(x) * 0.01
             try pipeline.handle(Frame(t: t, events: [PointerEvent(t: t, id: 1, phase: x == 0 ? .down : .move, x: Double(x), y: 0)]))
         }
-        #expect(output.lines.map { $0.split(separator: "\"").dropLast().last! } == ["a0.0", "a1.0", "a2.0", "b3.0", "b4.0", "b5.0"])
+        #expect(output.lines.map { $0.split(separator: "\"").dropLast().last! } == ["a0.0", "a1.0", "a2.0", "b2.0", "b3.0", "b4.0", "b5.0"])
     }
 
     @Test func watchedFilesAreTheScriptAndWhatItRequiredIncludingABrokenModule() throws {

@@ -56,7 +56,7 @@ import MotionLua
         // Without --axes the error says how to pass them.
         options.input.axes = [:]
         #expect { try Runner.run(options, output: CollectedOutput()) } throws: { error in
-            "\(error)".contains("no range for the X axis (the input does not describe the device; pass --axes XMIN:XMAX,YMIN:YMAX)")
+            "\(error)".contains("no range for ABS_MT_POSITION_X/Y (the input does not describe the device; pass --axes XMIN:XMAX,YMIN:YMAX)")
         }
     }
 

@@ -118,6 +118,7 @@ import MotionLua
             #"{"t":0.016,"name":"v1","value":{"x":112,"y":209}}"#,
             #"{"t":0.032,"name":"v1","value":{"x":120,"y":215}}"#,
             // v2 did not load; v3 keeps the box from v1.
+            #"{"t":0,"reload":"drag.lua","version":2}"#,
             #"{"t":0,"name":"v3","value":{"x":120,"y":215}}"#,
         ])
         #expect(result.diagnostics.count == 3)
@@ -162,7 +163,9 @@ import MotionLua
             { try? FileManager.default.removeItem(at: folder) },
             { _ = rename(staging.path, folder.path) },
         ])
-        #expect(result.lines == [#"{"t":0,"name":"v","value":1}"#, #"{"t":0,"name":"v","value":2}"#])
+        // A successful reload is marked on stdout before the new version's lines.
+        #expect(result.lines == [#"{"t":0,"name":"v","value":1}"#, #"{"t":0,"reload":"main.lua","version":2}"#,
+                                 #"{"t":0,"name":"v","value":2}"#])
         #expect(result.diagnostics.last == "-- reloaded main.lua --", "\(result.diagnostics)")
     }
 
@@ -173,7 +176,8 @@ import MotionLua
         let result = try runSession(script: script, events: nil, edits: [
             { writeFile("return 2\n", "helper.lua", in: folder) },
         ])
-        #expect(result.lines == [#"{"t":0,"name":"helper","value":1}"#, #"{"t":0,"name":"helper","value":2}"#])
+        #expect(result.lines == [#"{"t":0,"name":"helper","value":1}"#, #"{"t":0,"reload":"main.lua","version":2}"#,
+                                 #"{"t":0,"name":"helper","value":2}"#])
         #expect(result.diagnostics == ["-- reloaded main.lua --"])
     }
 
@@ -186,6 +190,7 @@ import MotionLua
         ])
         // Each replay ends by cancelling the pointer still down.
         #expect(result.lines == [#"{"t":0,"name":"x","value":1}"#, #"{"t":0,"name":"x","value":1}"#,
+                                 #"{"t":0,"reload":"main.lua","version":2}"#,
                                  #"{"t":0,"name":"x","value":2}"#, #"{"t":0,"name":"x","value":2}"#])
         #expect(result.diagnostics == ["-- reloaded main.lua, replaying events --"])
     }

@@ -124,7 +124,20 @@ class Motionscript:
                 self.lines.append({"not json": raw.decode(errors="replace")})
 
     def _read_err(self):
-        self.stderr = self.proc.stderr.read()
+        for raw in self.proc.stderr:
+            self.stderr += raw
+
+    def wait_stderr(self, text, timeout=60):
+        """Waits until stderr contains `text`; False on timeout or when the process ended first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.err():
+                return True
+            if self.proc.poll() is not None:
+                self._err.join(5)
+                return text in self.err()
+            time.sleep(0.05)
+        return False
 
     def wait_open(self, path, timeout=120):
         """Waits until the process has `path` open (it then reads it), plus a moment for the grab

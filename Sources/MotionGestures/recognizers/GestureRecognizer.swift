@@ -94,7 +94,7 @@ open class GestureRecognizer {
             switch event.phase {
             case .down:
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
-                      index(of: event.id) == nil, element.contains(event.point) else { continue }
+                      index(of: event.id) == nil, element.contains(event.point), accepts(event.device) else { continue }
                 pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
                                                start: event.point, position: event.point,
                                                existedBefore: false))
@@ -157,6 +157,17 @@ open class GestureRecognizer {
     /// host for the end of input (`advance(to: .infinity)`); decisions are stamped with the time
     /// they fell due, not with `t`. Time never goes back: an earlier `t` does nothing.
     open func advance(to t: Double) {}
+
+    /// `devices = "touchpad"` (or a list): only pointers from live devices matching one of these
+    /// (a kind, or a name glob; see `PointerDevice.matches`) go down for this recognizer. Pointers
+    /// without a device (event files) always do. Nil: every device.
+    public var devices: [String]?
+
+    @inline(__always)
+    func accepts(_ device: PointerDevice?) -> Bool {
+        guard let devices, let device else { return true }
+        return devices.contains { device.matches($0) }
+    }
 
     /// The earliest input time at which `advance(to:)` would decide something without new input
     /// (nil: nothing waits on time). A live host sleeps until then, so decisions come out on time

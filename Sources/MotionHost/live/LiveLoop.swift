@@ -21,9 +21,12 @@ public protocol LiveFrameSource: AnyObject {
     func nextFrame(timeout: Double?) throws -> LiveDevice.Next
     /// Input time now on the device's clock (nil before the first event).
     func inputTimeNow() -> Double?
+    /// Ends input: the pointers still down are cancelled in a last frame, then `.end`.
+    func stop()
 }
 
 extension LiveDevice: LiveFrameSource {}
+extension LiveDeviceSet: LiveFrameSource {}
 
 /// Live input where time flows: waits for the next frame *or* the next time something falls due
 /// (a tap decision, a delay, a spring frame), whichever comes first, and runs what fell due,

@@ -30,6 +30,8 @@ public final class FileWatcher {
     /// (inotify gives one descriptor per inode: it may also be in `directories`.)
     private var ancestors: [Int32: String] = [:]
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Changes `hasChanged()` read before the next `wait`.
+    private var carried: Set<String> = []
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB
                              | IN_DELETE_SELF | IN_MOVE_SELF)
@@ -140,11 +142,21 @@ public final class FileWatcher {
         return access(".", F_OK) == 0 ? "." : nil
     }
 
+    /// Whether a watched file changed since the last `wait`, without waiting (a long replay asks
+    /// every few hundred frames, so a save cuts it short). What it reads is kept for the next
+    /// `wait`, which then only awaits the quiet period.
+    public func hasChanged() -> Bool {
+        var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&fds, 1, 0) > 0 { carried.formUnion(readEvents()) }
+        return !carried.isEmpty
+    }
+
     /// Blocks until a watched file changes (then waits for `debounce` seconds of quiet), `stop()`
     /// is called, or `timeout` seconds pass (nil: no limit).
     public func wait(debounce: Double = 0.075, timeout: Double? = nil) -> Wait {
         let deadline = timeout.map { Clock.monotonic() + $0 }
-        var changed: Set<String> = []
+        var changed = carried
+        carried = []
         while true {
             let remaining = deadline.map { max(0, $0 - Clock.monotonic()) }
             // Once something changed, only a quiet period is awaited.

@@ -27,6 +27,15 @@ public final class ReloadingPipeline: LiveTarget {
     public var onCallbackError: ((ScriptError) -> Void)?
     /// The live device, whose description sizes `motion.screen` for `--surface mm`.
     public var screenSource: AnyObject?
+    /// Live input: the input time now (the device's clock), so a new version starts where input
+    /// time is instead of at 0.
+    public var inputTimeNow: (() -> Double?)?
+    /// The input time the current version started at: 0, or the reload time on live input.
+    public private(set) var startTime = 0.0
+    /// Live pointers down now, by id, at their latest position: a new version receives them as
+    /// `down`, so a drag in progress at a reload goes on.
+    private var held: [Int: PointerEvent] = [:]
+    private var lastFrameTime = 0.0
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -56,6 +65,9 @@ public final class ReloadingPipeline: LiveTarget {
         }
         candidate.inheritedValues = runtime?.keptValues ?? [:]
         candidate.actions = ActionSession(host: options.actions)
+        // Live input: time goes on — setup lines and motion.time() read the reload time.
+        let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : 0
+        if resume > 0 { candidate.dispatcher.advance(to: resume) }
         Runner.setScreen(of: candidate, options.input, source: screenSource)
         candidate.setTimeout(options.timeout)
         do {
@@ -70,17 +82,36 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.onCallbackError = onCallbackError
         attemptedFiles = []
         runtime?.close()
+        loads += 1
+        startTime = resume
         willSwap?()
         staged.commit()
         runtime = candidate
         failure = nil
-        loads += 1
+        // The fingers on the device go down for the new version where they are now.
+        if !held.isEmpty {
+            let downs = held.values.sorted { $0.id < $1.id }.map {
+                PointerEvent(t: resume, id: $0.id, phase: .down, x: $0.x, y: $0.y)
+            }
+            do {
+                try candidate.handle(Frame(t: resume, events: downs))
+            } catch let error as ScriptError {
+                failure = error
+            } catch {}
+        }
         return .success(candidate)
     }
 
     /// Feeds one frame to the current version. Throws the error that stops it (once; later
     /// frames are dropped until the next successful reload).
     public func handle(_ frame: Frame) throws {
+        lastFrameTime = max(lastFrameTime, frame.t)
+        for event in frame.events {
+            switch event.phase {
+            case .down, .move: held[event.id] = event
+            default: held[event.id] = nil
+            }
+        }
         guard let runtime, failure == nil else { return }
         do {
             try runtime.handle(frame)

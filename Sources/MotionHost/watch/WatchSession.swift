@@ -76,7 +76,8 @@ public final class WatchSession {
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
-        pipeline.screenSource = device
+        pipeline.screenSource = (device as? LiveDeviceSet)?.firstDevice ?? device
+        pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         pipeline.onCallbackError = { [diagnostics, pipeline] error in
             (pipeline.output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
@@ -86,6 +87,7 @@ public final class WatchSession {
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
         let loop = LiveLoop(device: device)
+        var stopping = false
         while true {
             var step = LiveLoop.Step.idle
             var interrupted = false
@@ -107,12 +109,20 @@ public final class WatchSession {
                 return reason
             }
             if interrupted { return "stopped" }
+            if stopping { continue }
             switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
-            case .stopped: return "stopped"
+            case .stopped:
+                // Ctrl-C: input ends as it does unwatched (pointers cancelled, scheduled work settles),
+                // so the last frames must not be interrupted in turn.
+                if Interruption.isRequested { Interruption.disarm() }
+                stopping = true
+                device.stop()
             case .changed:
                 // Debounce: one reload per save. Frames arriving meanwhile wait in the kernel.
                 if case .stopped = watcher.wait(debounce: watchOptions.debounce, timeout: watchOptions.debounce) {
-                    return "stopped"
+                    stopping = true
+                    device.stop()
+                    continue
                 }
                 _ = load()
                 watcher.setFiles(pipeline.watchedFiles)
@@ -125,9 +135,11 @@ public final class WatchSession {
     private var eventFiles: [String] { pipeline.options.eventsPath.map { [$0] } ?? [] }
 
     /// Says on stderr where a new version takes over, before any line it writes.
+    /// On stdout too: one `{"t":…,"reload":…,"version":…}` line (`ReloadMarking`).
     private func announceSwaps() {
         pipeline.willSwap = { [unowned self] in
-            guard pipeline.loads > 0 else { return }
+            guard pipeline.loads > 1 else { return }
+            (pipeline.output as? ReloadMarking)?.markReload(t: pipeline.startTime, script: scriptName, version: pipeline.loads)
             (pipeline.output as? JSONLinesOutput)?.flush()
             let events = pipeline.options.eventsPath != nil
             diagnostics("-- reloaded \(scriptName)\(events ? ", replaying events" : "") --")
@@ -137,12 +149,23 @@ public final class WatchSession {
     /// Loads the script afresh; on failure reports it and keeps the previous version.
     private func load() -> Bool {
         let result = bounded { pipeline.reload() }
-        guard case .failure(let error) = result else { return true }
+        guard case .failure(let error) = result else {
+            // The fingers handed to the new version may already meet an error.
+            if let failure = pipeline.failure {
+                diagnostics("error: \(failure.message)")
+                diagnostics("-- waiting for \(scriptName) to change --")
+            }
+            return true
+        }
         diagnostics("error: \(error.message)")
         if Interruption.isRequested { return false }  // the session ends: nothing to wait for
-        diagnostics(pipeline.loads > 0
-                    ? "-- \(scriptName) did not load; the previous version keeps running --"
-                    : "-- waiting for \(scriptName) to change --")
+        if pipeline.loads == 0 {
+            diagnostics("-- waiting for \(scriptName) to change --")
+        } else if pipeline.failure != nil {
+            diagnostics("-- \(scriptName) did not load, and the previous version stopped at an error: nothing runs; waiting for \(scriptName) to change --")
+        } else {
+            diagnostics("-- \(scriptName) did not load; the previous version keeps running --")
+        }
         return false
     }
 
@@ -168,7 +191,12 @@ public final class WatchSession {
         guard let path = pipeline.options.eventsPath else { return }
         let source = try Runner.openEvents(path: path, options: pipeline.options.input)
         do {
-            try bounded { try pipeline.replay(source, shouldStop: { [watcher] in watcher.isStopRequested }) }
+            var changed = false
+            try bounded { try pipeline.replay(source, shouldStop: { [watcher] in
+                changed = watcher.hasChanged()
+                return changed || watcher.isStopRequested
+            }) }
+            if changed { diagnostics("-- \(scriptName) changed: replay cut short --") }
         } catch let error as ScriptError {
             _ = report(error)
         }

@@ -47,16 +47,15 @@ public struct EventFileOptions: Sendable, Equatable {
                        height: (Double(y.maximum) - Double(y.minimum)) / Double(y.resolution))
     }
 
-    /// Why positions of `device` cannot be mapped onto the surface, said for users: an axis
-    /// without a range, one whose minimum equals its maximum, or (`millimetres`) no resolution.
+    /// Why positions of `device` cannot be mapped onto the surface, said for users: an axis whose
+    /// minimum equals (or exceeds) its maximum, or (`millimetres`) no resolution.
     public func mappingProblem(for device: DeviceDescription) -> String? {
         guard surface != nil || millimetres else { return nil }
         let a = device.absinfo.merging(axes) { $1 }
         for (name, code, fallback) in [("X", ABS.MT_POSITION_X, ABS.X), ("Y", ABS.MT_POSITION_Y, ABS.Y)] {
             let axis = a[code] != nil ? (code == ABS.MT_POSITION_X ? "ABS_MT_POSITION_X" : "ABS_MT_POSITION_Y") : (name == "X" ? "ABS_X" : "ABS_Y")
-            guard let info = a[code] ?? a[fallback] else {
-                return "no range for the \(name) axis (the input does not describe the device; pass --axes XMIN:XMAX,YMIN:YMAX)"
-            }
+            // A missing range is said by the decoder, which knows which axes the input uses.
+            guard let info = a[code] ?? a[fallback] else { return nil }
             if info.maximum == info.minimum {
                 return "the \(name) axis (\(axis)) has minimum = maximum = \(info.minimum): an empty range cannot be mapped onto a surface (pass --axes XMIN:XMAX,YMIN:YMAX)"
             }

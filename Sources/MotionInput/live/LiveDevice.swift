@@ -34,7 +34,14 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// `SYN_DROPPED` resynchronizations done from the device state.
     public private(set) var resyncCount = 0
 
+    /// The device state when reading started, fed (stamped with the first event's time) before
+    /// the first event; see `LiveResync.seed`.
+    private var seed: [InputEventRecord]?
     private var origin: Double?
+    /// The timestamp (seconds, device clock) of the first event: input time 0. Nil before it.
+    public var timeOrigin: Double? { origin }
+    /// The same in whole microseconds, for exact offsets between devices.
+    public private(set) var timeOriginMicroseconds: Int64?
     private var lastEventT = 0.0
     private var lastEventLocal = 0.0
 
@@ -48,6 +55,7 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         self.reader = reader
         decoder = EvdevDecoder(device: reader.device, options: options, strict: false)
         timestampsAreMonotonic = reader.clockIsMonotonic
+        if reader.isEvdevNode { seed = LiveResync.seed(fd: reader.fileDescriptor, device: reader.device) }
     }
 
     public var device: DeviceDescription { decoder.device }
@@ -67,13 +75,18 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// times); nil before the first event, when input time has no origin yet.
     public func inputTimeNow() -> Double? {
         guard let origin else { return nil }
-        if timestampsAreMonotonic { return max(lastEventT, monotonicNow() - origin) }
-        return lastEventT + max(0, monotonicNow() - lastEventLocal)
+        // Whole microseconds, like the event timestamps (and the times they print as).
+        func micro(_ t: Double) -> Double { (t * 1_000_000).rounded(.down) / 1_000_000 }
+        if timestampsAreMonotonic { return max(lastEventT, micro(monotonicNow() - origin)) }
+        return micro(lastEventT + max(0, monotonicNow() - lastEventLocal))
     }
 
     private func note(_ event: InputEventRecord) {
         let time = Double(event.sec) + Double(event.usec) / 1_000_000
-        if origin == nil { origin = time }
+        if origin == nil {
+            origin = time
+            timeOriginMicroseconds = event.sec &* 1_000_000 &+ event.usec
+        }
         lastEventT = time - origin!
         lastEventLocal = monotonicNow()
     }
@@ -88,6 +101,13 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             case .event(let event):
                 note(event)
                 do {
+                    if let state = seed {
+                        seed = nil
+                        for var e in state {
+                            (e.sec, e.usec) = (event.sec, event.usec)
+                            _ = try decoder.feed(e, place: 0)
+                        }
+                    }
                     if event.type == EV.SYN, event.code == SYN.DROPPED, reader.isEvdevNode {
                         if let frame = try resync(after: event) { return .frame(frame) }
                         continue

@@ -40,6 +40,9 @@ public final class LiveEventReader {
     /// Write any byte here to make a pending poll return and end reading; safe from a signal handler
     /// (`write(2)` is async-signal-safe), e.g. keep it in a global and write to it on SIGINT/SIGTERM.
     public var stopFileDescriptor: Int32 { wakeWrite }
+    /// The read end of that wake-up pipe: readable once `stop()` (or a signal) asked to stop, for
+    /// a caller polling several readers at once.
+    public var wakeFileDescriptor: Int32 { wakeRead }
 
     /// Opens `path`: an evdev node (described through ioctls, grabbed when asked) or a FIFO of raw
     /// records. Anything else is an error that says why.

@@ -22,7 +22,7 @@ enum LiveResync {
     /// The synthetic events restoring `slots` (then re-selecting `currentSlot`), the single-touch
     /// position and the buttons, ending with `SYN_REPORT`, all stamped `sec.usec`.
     static func events(slots: [SlotState], currentSlot: Int32?, singleTouch: (x: Int32, y: Int32)?, keys: [(code: UInt16, down: Bool)],
-                       sec: Int64, usec: Int64) -> [InputEventRecord] {
+                       sec: Int64, usec: Int64, allPositions: Bool = false) -> [InputEventRecord] {
         var out: [InputEventRecord] = []
         func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
             out.append(InputEventRecord(sec: sec, usec: usec, type: type, code: code, value: value))
@@ -30,7 +30,9 @@ enum LiveResync {
         for (i, slot) in slots.enumerated() {
             add(EV.ABS, ABS.MT_SLOT, Int32(i))
             add(EV.ABS, ABS.MT_TRACKING_ID, slot.trackingId)
-            if slot.trackingId >= 0 {
+            // With `allPositions`, lifted slots too: the kernel keeps their last position as the
+            // base for the next touch in that slot, whose unchanged axes are not re-sent.
+            if slot.trackingId >= 0 || allPositions {
                 add(EV.ABS, ABS.MT_POSITION_X, slot.x)
                 add(EV.ABS, ABS.MT_POSITION_Y, slot.y)
             }
@@ -45,8 +47,26 @@ enum LiveResync {
         return out
     }
 
+    /// The device's state when reading starts, as events that give the decoder every slot's and
+    /// axis's current value without any contact: the kernel sends only values that change, so
+    /// a first touch at the X of the last touch before reading started carries no X. Contacts
+    /// already down stay unknown (as before: fingers down at start are ignored until they lift).
+    /// Stamped 0: the caller restamps them with the first event's time. Nil when ioctls fail.
+    static func seed(fd: Int32, device: DeviceDescription) -> [InputEventRecord]? {
+        guard let state = read(fd: fd, device: device, sec: 0, usec: 0, allPositions: true) else { return nil }
+        var out: [InputEventRecord] = []
+        for event in state where event.type == EV.ABS {
+            var e = event
+            if e.code == ABS.MT_TRACKING_ID { e.value = -1 }
+            out.append(e)
+        }
+        guard !out.isEmpty else { return nil }
+        out.append(InputEventRecord(sec: 0, usec: 0, type: EV.SYN, code: SYN.REPORT, value: 0))
+        return out
+    }
+
     /// Reads the device state of `fd` for `device`; nil when the ioctls fail.
-    static func read(fd: Int32, device: DeviceDescription, sec: Int64, usec: Int64) -> [InputEventRecord]? {
+    static func read(fd: Int32, device: DeviceDescription, sec: Int64, usec: Int64, allPositions: Bool = false) -> [InputEventRecord]? {
         var slots: [SlotState] = []
         var current: Int32?
         if let slotInfo = device.absinfo[ABS.MT_SLOT], slotInfo.maximum >= 0 {
@@ -76,6 +96,6 @@ enum LiveResync {
                 keys.append((code, pressed[Int(code) / 8] & UInt8(1 << (code % 8)) != 0))
             }
         }
-        return events(slots: slots, currentSlot: current, singleTouch: singleTouch, keys: keys, sec: sec, usec: usec)
+        return events(slots: slots, currentSlot: current, singleTouch: singleTouch, keys: keys, sec: sec, usec: usec, allPositions: allPositions)
     }
 }

@@ -75,6 +75,8 @@ enum MotionModule {
     }
 
     static func add(_ recognizer: GestureRecognizer, _ call: LuaCall) -> Int32 {
+        recognizer.devices = call.runtime.pendingDevices
+        call.runtime.pendingDevices = nil
         call.runtime.dispatcher.add(recognizer)
         LuaObject.push(RecognizerBox(recognizer), .recognizer, on: call.lua)
         return 1
@@ -136,8 +138,12 @@ enum MotionModule {
         weak let dispatcher = call.runtime.dispatcher
         let source = MotionObservable<MotionValue> { observer in
             guard let id = dispatcher?.addPointerListener({ event in
-                observer.next(.object([("id", .integer(event.id)), ("phase", .string(event.phase.rawValue)),
-                                       ("x", .number(event.x)), ("y", .number(event.y))]))
+                var fields: [(String, MotionValue)] = [("id", .integer(event.id)), ("phase", .string(event.phase.rawValue)),
+                                                       ("x", .number(event.x)), ("y", .number(event.y))]
+                if let device = event.device {
+                    fields.append(("device", .object([("name", .string(device.name)), ("kind", .string(device.kind))])))
+                }
+                observer.next(.object(fields))
             }) else { return {} }
             return { dispatcher?.removePointerListener(id) }
         }

@@ -19,15 +19,41 @@ struct Options {
             throw LuaBindingError("bad argument #\(index) to '\(function)' (table of options expected, got \(call.lua.typeName(at: index)))")
         }
         let lua = call.lua
+        // Every recognizer (its options have `enabled`) takes `devices`; the next recognizer
+        // added picks it up (`MotionModule.add`).
+        let isRecognizer = known.contains("enabled")
+        if isRecognizer { call.runtime.pendingDevices = try Self.devices(call, at: self.index, for: function) }
         lua.pushNil()
         while lua_next(lua.L, self.index) != 0 {
             lua.pop()
+            if isRecognizer, lua.string(at: -1) == "devices" { continue }
             guard let key = lua.string(at: -1), known.contains(key) else {
                 let shown = lua.string(at: -1).map { "'\($0)'" } ?? "of type \(lua.typeName(at: -1))"
                 lua.pop()
                 throw LuaBindingError("\(function): unknown option \(shown) (known: \(known.joined(separator: ", ")))")
             }
         }
+    }
+
+    /// `devices = "touchpad"` or `{"touchscreen", "name=Wacom*"}`: nil when absent.
+    private static func devices(_ call: LuaCall, at index: Int32, for function: String) throws -> [String]? {
+        let lua = call.lua
+        lua.getField("devices", in: index)
+        defer { lua.pop() }
+        if lua.isNoneOrNil(-1) { return nil }
+        let bad = LuaBindingError("\(function): option 'devices' must be a device kind (touchpad, touchscreen, mouse, other) or name glob, or a list of them, got \(lua.typeName(at: -1))")
+        if let one = lua.string(at: -1), lua_type(lua.L, -1) == LUA_TSTRING { return [one] }
+        guard lua.isTable(-1) else { throw bad }
+        var list: [String] = []
+        let count = lua_rawlen(lua.L, -1)
+        guard count > 0, count <= 64 else { throw bad }
+        for i in 1...Int(count) {
+            lua_rawgeti(lua.L, -1, lua_Integer(i))
+            defer { lua.pop() }
+            guard lua_type(lua.L, -1) == LUA_TSTRING, let s = lua.string(at: -1) else { throw bad }
+            list.append(s)
+        }
+        return list
     }
 
     func withField<T>(_ key: String, _ body: () throws -> T?) rethrows -> T? {
