@@ -7,26 +7,8 @@ import MotionLua
 import Glibc
 #endif
 
-private var binary: URL {
-    var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("motionscript").path), url.path != "/" {
-        url = url.deletingLastPathComponent()
-    }
-    return url.appendingPathComponent("motionscript")
-}
-
 private func motionscript(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, stderr)
+    try runMotionscript(arguments)
 }
 
 private func events(at path: String) -> [String] {
@@ -134,7 +116,7 @@ private func events(at path: String) -> [String] {
         let device = folder.appendingPathComponent("uinput.raw").path
         let stdoutPath = folder.appendingPathComponent("stdout").path
         let script = writeFile(#"motion.keyDown("alt"); motion.mouse.button("left", "down")"#, "hold.lua", in: folder)
-        let pid = try spawnWithSignalsUnblocked(binary.path, ["run", script, "--device", fifo, "--uinput", device],
+        let pid = try spawnWithSignalsUnblocked(motionscriptBinary, ["run", script, "--device", fifo, "--uinput", device],
                                                 stdout: stdoutPath)
         let writer = open(fifo, O_WRONLY)  // the live run opens the device first
         defer { close(writer) }

@@ -6,7 +6,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// Runs the built `motionscript` binary (found beside the test bundle) with `arguments` in
 /// `directory` (default the repository root) and returns its exit status and output.
-func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot) throws
+func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot, stdin: Data? = nil) throws
     -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: motionscriptBinary)
@@ -15,7 +15,13 @@ func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot) 
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let input = Pipe()
+    if stdin != nil { process.standardInput = input }
     try process.run()
+    if let stdin {
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+    }
     // Read stderr on another thread so neither pipe can fill up and block the child.
     let errorData = ErrorCollector()
     let reader = Thread { errorData.data = err.fileHandleForReading.readDataToEndOfFile(); errorData.done.signal() }

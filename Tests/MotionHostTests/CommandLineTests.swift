@@ -4,29 +4,8 @@ import Testing
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// The built `motionscript` binary beside the test bundle.
-private var binary: URL {
-    var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("motionscript").path),
-          url.path != "/" {
-        url = url.deletingLastPathComponent()
-    }
-    return url.appendingPathComponent("motionscript")
-}
-
 private func motionscript(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = root
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, stderr)
+    try runMotionscript(arguments, in: root)
 }
 
 private func temp(_ name: String, _ text: String) -> String {

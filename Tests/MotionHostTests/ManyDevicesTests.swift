@@ -8,33 +8,8 @@ import MotionLua
 import Glibc
 #endif
 
-private var binary: URL {
-    var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("motionscript").path), url.path != "/" {
-        url = url.deletingLastPathComponent()
-    }
-    return url.appendingPathComponent("motionscript")
-}
-
 private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    let input = Pipe()
-    if stdin != nil { process.standardInput = input }
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    if let stdin {
-        input.fileHandleForWriting.write(stdin)
-        try input.fileHandleForWriting.close()
-    }
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, stderr)
+    try runMotionscript(arguments, stdin: stdin)
 }
 
 /// `--device` repeated, selectors, pointer ids unique across devices, `device` on pointer events,

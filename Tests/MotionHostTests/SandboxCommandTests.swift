@@ -4,26 +4,8 @@ import Testing
 /// `test` runs scenarios sandboxed unless `--trusted`; `run --sandbox` opts in; `--memory` out of
 /// range is bad usage.
 @Suite struct SandboxCommandTests {
-    private static var binary: URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("motionscript").path), url.path != "/" {
-            url = url.deletingLastPathComponent()
-        }
-        return url.appendingPathComponent("motionscript")
-    }
-
     private func motionscript(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, stderr)
+        try runMotionscript(arguments)
     }
 
     /// A scenario that writes a file through a child process, in a fresh folder.
