@@ -234,3 +234,31 @@ private let MX = ABS.MT_POSITION_X, MY = ABS.MT_POSITION_Y, SLOT = ABS.MT_SLOT, 
                                          [p(0.01, 0, .cancel, 1, 2)]])
     }
 }
+
+/// A device that is a mouse and a touch surface at once (Magic Mouse): the touch's tracking id is
+/// its pointer id, the mouse pointer takes ids that are not down, and neither goes down twice.
+@Suite struct MixedProtocolIdTests {
+    private var mouseWithTouch: DeviceDescription {
+        var d = touchscreen()
+        d.add(type: EV.REL, code: REL.X)
+        d.add(type: EV.REL, code: REL.Y)
+        d.add(type: EV.KEY, code: BTN.LEFT)
+        return d
+    }
+
+    @Test func mouseIdSkipsTouchIdsThatAreDown() throws {
+        let events = [axis(0, TID, 0), axis(0, MX, 1), axis(0, MY, 2), syn(0),
+                      key(10, BTN.LEFT, 1), rel(10, REL.X, 5), syn(10)]
+        let (frames, _) = try decode(events, device: mouseWithTouch)
+        #expect(frames.map(\.events) == [[p(0, 0, .down, 1, 2)], [p(0.01, 1, .down, 5, 0)],
+                                         [p(0.01, 0, .cancel, 1, 2), p(0.01, 1, .cancel, 5, 0)]])
+    }
+
+    @Test func touchTakingTheMouseIdCancelsTheMousePointer() throws {
+        let events = [key(0, BTN.LEFT, 1), rel(0, REL.X, 5), syn(0),
+                      axis(10, TID, 0), axis(10, MX, 1), axis(10, MY, 2), syn(10)]
+        let (frames, _) = try decode(events, device: mouseWithTouch)
+        #expect(frames.map(\.events) == [[p(0, 0, .down, 5, 0)], [p(0.01, 0, .cancel, 5, 0), p(0.01, 0, .down, 1, 2)],
+                                         [p(0.01, 0, .cancel, 1, 2)]])
+    }
+}
