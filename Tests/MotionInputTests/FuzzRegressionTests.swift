@@ -18,6 +18,14 @@ private let findings: [(target: String, found: String, base64: String)] = [
         FuzzHarness.run(finding.target, Array(bytes))
     }
 
+    /// The harness itself runs in the normal suite, on bytes that reach every generator branch.
+    @Test(arguments: FuzzHarness.targets)
+    func harnessRunsOnFixedBytes(target: String) {
+        for seed in 0..<8 {
+            FuzzHarness.run(target, (0..<512).map { UInt8(truncatingIfNeeded: $0 &* (seed * 2 + 1) &+ seed) })
+        }
+    }
+
     @Test func deviceKeyWithoutColonReadsAsEmpty() throws {
         let dir = TempDir()
         let path = dir.write("nocolon.yml", """
