@@ -204,6 +204,16 @@ private let MX = ABS.MT_POSITION_X, MY = ABS.MT_POSITION_Y, SLOT = ABS.MT_SLOT, 
         #expect(frames.map(\.events) == [[p(0, 5, .down, 1, 1)], [p(0.01, 5, .up, 1, 1)]])
     }
 
+    @Test func trackingIdMovingToAnEarlierSlotLiftsBeforeItGoesDown() throws {
+        let events = [axis(0, SLOT, 1), axis(0, TID, 5), axis(0, MX, 1), axis(0, MY, 1), syn(0),
+                      axis(10, TID, -1), axis(10, SLOT, 0), axis(10, TID, 5), axis(10, MX, 2), axis(10, MY, 2), syn(10)]
+        for strict in [true, false] {
+            let (frames, _) = try decode(events, device: touchscreen(), strict: strict)
+            #expect(frames.map(\.events) == [[p(0, 5, .down, 1, 1)], [p(0.01, 5, .up, 1, 1), p(0.01, 5, .down, 2, 2)],
+                                             [p(0.01, 5, .cancel, 2, 2)]])
+        }
+    }
+
     @Test func trackingIdMovingToAnotherSlotInOneFrameIsNotADuplicate() throws {
         let events = [axis(0, SLOT, 0), axis(0, TID, 5), axis(0, MX, 1), axis(0, MY, 1), syn(0),
                       axis(10, TID, -1), axis(10, SLOT, 1), axis(10, TID, 5), axis(10, MX, 2), axis(10, MY, 2), syn(10)]
