@@ -204,6 +204,16 @@ private let MX = ABS.MT_POSITION_X, MY = ABS.MT_POSITION_Y, SLOT = ABS.MT_SLOT, 
         #expect(frames.map(\.events) == [[p(0, 5, .down, 1, 1)], [p(0.01, 5, .up, 1, 1)]])
     }
 
+    @Test func trackingIdMovingToAnEarlierSlotLiftsBeforeItGoesDown() throws {
+        let events = [axis(0, SLOT, 1), axis(0, TID, 5), axis(0, MX, 1), axis(0, MY, 1), syn(0),
+                      axis(10, TID, -1), axis(10, SLOT, 0), axis(10, TID, 5), axis(10, MX, 2), axis(10, MY, 2), syn(10)]
+        for strict in [true, false] {
+            let (frames, _) = try decode(events, device: touchscreen(), strict: strict)
+            #expect(frames.map(\.events) == [[p(0, 5, .down, 1, 1)], [p(0.01, 5, .up, 1, 1), p(0.01, 5, .down, 2, 2)],
+                                             [p(0.01, 5, .cancel, 2, 2)]])
+        }
+    }
+
     @Test func trackingIdMovingToAnotherSlotInOneFrameIsNotADuplicate() throws {
         let events = [axis(0, SLOT, 0), axis(0, TID, 5), axis(0, MX, 1), axis(0, MY, 1), syn(0),
                       axis(10, TID, -1), axis(10, SLOT, 1), axis(10, TID, 5), axis(10, MX, 2), axis(10, MY, 2), syn(10)]
@@ -231,6 +241,34 @@ private let MX = ABS.MT_POSITION_X, MY = ABS.MT_POSITION_Y, SLOT = ABS.MT_SLOT, 
         let (frames, _) = try decode(events)
         #expect(frames.map(\.events) == [[p(0, 0, .down, 3, 4)],
                                          [p(0.01, 0, .cancel, 3, 4), p(0.01, 0, .down, 1, 2)],
+                                         [p(0.01, 0, .cancel, 1, 2)]])
+    }
+}
+
+/// A device that is a mouse and a touch surface at once (Magic Mouse): the touch's tracking id is
+/// its pointer id, the mouse pointer takes ids that are not down, and neither goes down twice.
+@Suite struct MixedProtocolIdTests {
+    private var mouseWithTouch: DeviceDescription {
+        var d = touchscreen()
+        d.add(type: EV.REL, code: REL.X)
+        d.add(type: EV.REL, code: REL.Y)
+        d.add(type: EV.KEY, code: BTN.LEFT)
+        return d
+    }
+
+    @Test func mouseIdSkipsTouchIdsThatAreDown() throws {
+        let events = [axis(0, TID, 0), axis(0, MX, 1), axis(0, MY, 2), syn(0),
+                      key(10, BTN.LEFT, 1), rel(10, REL.X, 5), syn(10)]
+        let (frames, _) = try decode(events, device: mouseWithTouch)
+        #expect(frames.map(\.events) == [[p(0, 0, .down, 1, 2)], [p(0.01, 1, .down, 5, 0)],
+                                         [p(0.01, 0, .cancel, 1, 2), p(0.01, 1, .cancel, 5, 0)]])
+    }
+
+    @Test func touchTakingTheMouseIdCancelsTheMousePointer() throws {
+        let events = [key(0, BTN.LEFT, 1), rel(0, REL.X, 5), syn(0),
+                      axis(10, TID, 0), axis(10, MX, 1), axis(10, MY, 2), syn(10)]
+        let (frames, _) = try decode(events, device: mouseWithTouch)
+        #expect(frames.map(\.events) == [[p(0, 0, .down, 5, 0)], [p(0.01, 0, .cancel, 5, 0), p(0.01, 0, .down, 1, 2)],
                                          [p(0.01, 0, .cancel, 1, 2)]])
     }
 }

@@ -256,6 +256,31 @@ enum FuzzHarness {
                 fail("only one of evemu and libinput fails: \(e)")
             }
             _ = try? readChecked(openEventFile(InputBytes(path: "fuzz.raw", bytes: g.events.flatMap(\.rawBytes)), options: options, format: .raw))
+            // As a live device would deliver them (lenient: duplicates ignored, time held).
+            if let device = (try? EvemuReader(input: InputBytes(path: "fuzz.evemu", bytes: Array(evemuText(g).utf8)), options: options))?.device {
+                _ = try? readChecked(LiveReplay(decoder: EvdevDecoder(device: device, options: options, strict: false), events: g.events))
+            }
+        }
+    }
+
+    /// Events fed to a lenient (live) decoder, as a frame source.
+    final class LiveReplay: FrameSource {
+        let decoder: EvdevDecoder
+        var events: IndexingIterator<[InputEventRecord]>
+        var place = 0
+        var ended = false
+        init(decoder: EvdevDecoder, events: [InputEventRecord]) {
+            self.decoder = decoder
+            self.events = events.makeIterator()
+        }
+        func nextFrame() throws -> Frame? {
+            if ended { return nil }
+            while let e = events.next() {
+                place += 1
+                if let frame = try decoder.feed(e, place: place) { return frame }
+            }
+            ended = true
+            return decoder.finish()
         }
     }
 }

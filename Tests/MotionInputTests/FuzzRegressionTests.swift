@@ -8,6 +8,8 @@ import Testing
 private let findings: [(target: String, found: String, base64: String)] = [
     ("libinput", "a device key without ':' ('    name') put the scanner past the end of the line: range trap",
      "IyBsaWJpbnB1dCByZWNvcmQKdmVyc2lvbjogMQpuZGV2aWNlczogMQpsaWJpbnB1dDoKICB2ZXJzaW9uOiAiMS4yMi4xIgogIGdpdDogInVua25vd24iCnN5c3RlbToKICBvczoiImRlYmlhbjoxMiIKICBrZXJuZWw6ICI2LjEuMCIKICBkbWk6ICJkbWk6dW5rbm93biIKZGV2aWNlczoKLSBub2RlOiAvZGV2L2lucHV0L2V2ZW50NwogIGV2ZGV2OgogICAgIyBOYW1lOiBoYW5kLW1hZGUgdG91Y2hwYWQKICAgIG5hbWUKICAgICAgMDogWzAsIDEsIDIsIDNdICMgRVZfU1lOCiAgICAgIDE6IFszMzBdICMgRVZfS0VZCiAgICAgIDM6IFswLCAxLCA0NywgNTMsIDU0LCA1N10gIyBFVl9BQlMKICAgIGFic2lmZm86CiAgICAgIDA6IFswLCAxMDAwLCAwLCAwLCAxMHwBICAgICAgMTogWzAsIDEwMDAsIDAsIDAsIDEwXQogICAgICA0NzogWzAsIDQsIDAsIDAsIDBdCiAgICAgIDUzOiBbMCwgMTAwMCwgMCwgMCwgMTBdCiAgICAgIDU0OiBbMCwgMTAwMCwgMCwgMCwgMTBdCiAgICAgIDU3OiBbMCwgNjU1MzUsIDAsIDAsIDBdCiAgICBwcm9wZXJ0aWVzOiBbMF0KICBldmVudHM6CiAgLSBldmRldjoKICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA0NywgICAgICAgMF0KICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA1NywgICAgICAyMF0KICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA1MywgICAgIDQwMF0KICAgIC0gWyAgMCwgICAgICAwLCAgIDMsICA1NCwgICAgIDMwMF0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDMsICA1MywgICAgIDMwMF0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDMsICA0NywgICAgICAgMV0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDMsICA1MywgICAgIDcwMF0KICAgIC0gWyAgMCwgIDMyMDAwLCAgIDAsICAgMCwgICAgICAgMF0KICAtIGV2ZGV2OgogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDQ3LCAgICAgICAwXQogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDU3LCAgICAgIC0xXQogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDQ3LCAgICAgICAxXQogICAgLSBbICAwLCAgNDgwMDAsICAgMywgIDU3LCAgICAgIC0xXQogICAgLSBbICAwLCAgNDgwMDAsKCAgMCwgICAwLCAgICAgICAwXQo="),
+    ("protocol-b", "a tracking id moving to an earlier slot in one frame went down there before it lifted: one id down twice",
+     "oaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGh+JUAAKGhoaGhoaGhoaGhoaGhgaGhoaGhoaGhuh8AAAAEuqGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGBoaGhoaGhoaG6HwAAAAS6oaGhoaGhoaGhoaGhoaGhoWhoaGhoaGhoaGhoaGhooaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaFoaGhoaGhoaGhoaGhoaKGhoaGhoaGhoaGhoaGhoaGhuh8AAAAEHw=="),
 ]
 
 @Suite struct FuzzRegressionTests {
@@ -16,6 +18,14 @@ private let findings: [(target: String, found: String, base64: String)] = [
         let finding = findings[index]
         let bytes = try #require(Data(base64Encoded: finding.base64), "\(finding.found)")
         FuzzHarness.run(finding.target, Array(bytes))
+    }
+
+    /// The harness itself runs in the normal suite, on bytes that reach every generator branch.
+    @Test(arguments: FuzzHarness.targets)
+    func harnessRunsOnFixedBytes(target: String) {
+        for seed in 0..<8 {
+            FuzzHarness.run(target, (0..<512).map { UInt8(truncatingIfNeeded: $0 &* (seed * 2 + 1) &+ seed) })
+        }
     }
 
     @Test func deviceKeyWithoutColonReadsAsEmpty() throws {

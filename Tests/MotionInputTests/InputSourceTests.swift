@@ -205,7 +205,7 @@ final class Box<T>: @unchecked Sendable {
 
     @Test func wellFormedRecordingReads() throws {
         let dir = TempDir()
-        let frames = try openEventFile(path: dir.write("ok.yml", recording("  - evdev:\n    - [  0,  10000,   3,  53,    8]\n    - [  0,  10000,   0,   0,    0]\n"))).readAll()
+        let frames = try openEventFile(path: dir.write("ok.yml", recording("\t# a comment may follow a tab\n  - evdev:\n    - [  0,  10000,   3,  53,    8]\n    - [  0,  10000,   0,   0,    0]\n"))).readAll()
         #expect(frames.map(\.events) == [[p(0, 5, .down, 6, 7)], [p(0.01, 5, .move, 8, 7)], [p(0.01, 5, .cancel, 8, 7)]])
     }
 

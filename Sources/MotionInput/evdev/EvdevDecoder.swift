@@ -72,7 +72,7 @@ public final class EvdevDecoder {
     private var singleTouch = SingleTouch()
     private var relative: RelativePointer
 
-    private var nextId = 0
+    private let ids = PointerIds()
     private var out: [PointerEvent] = []
 
     /// - Parameters:
@@ -236,16 +236,16 @@ public final class EvdevDecoder {
         case .b:
             try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, emit: emitMT, checkMapping: checkMT)
         case .a:
-            try contacts.commit(pending, nextId: &nextId, emit: emitMT, checkMapping: checkMT)
+            try contacts.commit(pending, ids: ids, emit: emitMT, checkMapping: checkMT)
         case .none:
             if !describedA {
-                try singleTouch.commit(pending, nextId: &nextId, emit: emitST) { place in
+                try singleTouch.commit(pending, ids: ids, emit: emitST) { place in
                     _ = try self.mapping(self.stMap, "ABS_X/Y", place: place)
                 }
             }
         }
         if describedBySource ? (device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)) : !sawAbs {
-            relative.commit(pending, nextId: &nextId, emit: emitRelative)
+            relative.commit(pending, ids: ids, emit: emitRelative)
         }
         guard !out.isEmpty else { return nil }
         frameCount += 1
@@ -260,16 +260,21 @@ public final class EvdevDecoder {
     }
 
     private func emitMT(_ phase: PointerPhase, id: Int, _ x: Int32, _ y: Int32) {
+        // A tracking id is the pointer id: a mouse pointer of the same device that holds it yields.
+        if phase == .down, ids.down.contains(id) { relative.cancelAll(emit: emitRelative) }
+        ids.note(phase, id)
         let m = mtMap ?? (.identity, .identity)
         out.append(PointerEvent(t: lastT, id: id, phase: phase, x: m.x.map(x), y: m.y.map(y)))
     }
 
     private func emitST(_ phase: PointerPhase, id: Int, _ x: Int32, _ y: Int32) {
+        ids.note(phase, id)
         let m = stMap ?? (.identity, .identity)
         out.append(PointerEvent(t: lastT, id: id, phase: phase, x: m.x.map(x), y: m.y.map(y)))
     }
 
     private func emitRelative(_ phase: PointerPhase, id: Int, _ x: Double, _ y: Double) {
+        ids.note(phase, id)
         out.append(PointerEvent(t: lastT, id: id, phase: phase, x: x, y: y))
     }
 }

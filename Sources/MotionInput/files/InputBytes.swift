@@ -115,7 +115,8 @@ final class InputBytes {
     private func waitForData() throws {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&pfd, 1, saidWaiting ? -1 : 1000)
+            // Only a FIFO that never had a writer gets the notice: a writer that is slow is not news.
+            let ready = poll(&pfd, 1, saidWaiting || hadWriter ? -1 : 1000)
             if ready > 0 {
                 // Data, or the writer hung up (POLLHUP): the next read tells which.
                 if pfd.revents & Int16(POLLHUP) != 0 { hadWriter = true }
@@ -125,7 +126,7 @@ final class InputBytes {
                 if errno == EINTR { continue }
                 throw InputError(file: path, "poll failed: \(String(cString: strerror(errno)))")
             }
-            if !saidWaiting {
+            if !saidWaiting, !hadWriter {
                 saidWaiting = true
                 notice("\(path): waiting for a writer on this FIFO (nothing received yet)")
             }

@@ -194,7 +194,9 @@ public final class LibinputRecordingReader: EvdevFileSource {
         var indent = 0
         while indent < line.count, line[indent] == 32 || line[indent] == 9 {
             if line[indent] == 9 {
-                if line[(indent + 1)...].allSatisfy({ $0 == 32 || $0 == 9 }) { return nil }
+                // Blank and comment lines may hold tabs: they carry no structure.
+                guard let first = line[(indent + 1)...].firstIndex(where: { $0 != 32 && $0 != 9 }) else { return nil }
+                if line[first] == 35 { return first }
                 throw Header.Failure(message: "tab in indentation (YAML indents with spaces)")
             }
             indent += 1

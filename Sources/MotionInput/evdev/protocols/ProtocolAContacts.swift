@@ -30,7 +30,7 @@ struct ProtocolAContacts {
         self.maxJumpSquared = maxJumpSquared
     }
 
-    mutating func commit(_ pending: [PendingEvent], nextId: inout Int, emit: EmitPointer,
+    mutating func commit(_ pending: [PendingEvent], ids: PointerIds, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
         incoming.removeAll(keepingCapacity: true)
         for p in pending where p.type == EV.KEY && p.code == BTN.TOUCH { touching = p.value != 0 }
@@ -93,9 +93,9 @@ struct ProtocolAContacts {
         }
         contacts.removeAll { $0.matched < 0 }
         for n in incoming where !n.used {
-            emit(.down, nextId, n.x, n.y)
-            contacts.append(Contact(id: nextId, x: n.x, y: n.y, matched: -1))
-            nextId += 1
+            let id = ids.fresh()
+            emit(.down, id, n.x, n.y)
+            contacts.append(Contact(id: id, x: n.x, y: n.y, matched: -1))
         }
     }
 

@@ -100,6 +100,13 @@ struct ProtocolBSlots {
                 shadowed = false
             }
             if s.id >= 0 {
+                if s.id != s.committedId,
+                   let j = slots.indices.first(where: { $0 > i && slots[$0].committedId == s.id && slots[$0].id != s.id }) {
+                    // The id leaves a later slot in this frame: its lift goes out before it goes down here.
+                    if !slots[j].shadowed { emit(.up, Int(s.id), slots[j].cx, slots[j].cy) }
+                    slots[j].committedId = -1
+                    slots[j].shadowed = false
+                }
                 if s.id != s.committedId {
                     // A tracking id is one contact: a second slot claiming it is not a second pointer.
                     // (Slots before this one are already updated; those after hold it only if they keep it.)

@@ -16,7 +16,7 @@ struct RelativePointer {
         self.bounds = bounds
     }
 
-    mutating func commit(_ pending: [PendingEvent], nextId: inout Int,
+    mutating func commit(_ pending: [PendingEvent], ids: PointerIds,
                          emit: (PointerPhase, _ id: Int, _ x: Double, _ y: Double) -> Void) {
         var dx: Int64 = 0
         var dy: Int64 = 0
@@ -45,9 +45,9 @@ struct RelativePointer {
                 down = (d.id, x, y)
             }
         } else if button {
-            emit(.down, nextId, x, y)
-            down = (nextId, x, y)
-            nextId += 1
+            let id = ids.fresh()
+            emit(.down, id, x, y)
+            down = (id, x, y)
         }
     }
 

@@ -8,7 +8,7 @@ struct SingleTouch {
     private var y: Int32 = 0
     private var down: (id: Int, x: Int32, y: Int32)?
 
-    mutating func commit(_ pending: [PendingEvent], nextId: inout Int, emit: EmitPointer,
+    mutating func commit(_ pending: [PendingEvent], ids: PointerIds, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
         var changed = false
         var place = 0
@@ -34,9 +34,9 @@ struct SingleTouch {
                 down = (d.id, x, y)
             }
         } else {
-            emit(.down, nextId, x, y)
-            down = (nextId, x, y)
-            nextId += 1
+            let id = ids.fresh()
+            emit(.down, id, x, y)
+            down = (id, x, y)
         }
     }
 
