@@ -10,9 +10,8 @@ import MotionStreams
     /// Names fixed by the contract whose bindings are being built elsewhere: annotated ahead,
     /// tolerated while unbound. Remove a name here once it is bound.
     static let pending: Set<String> = []
-    /// Recognizer options being built elsewhere (`devices=`), tolerated while a factory does not
-    /// know them yet.
-    static let pendingOptions: Set<String> = ["devices"]
+    /// Recognizer options being built elsewhere, tolerated while a factory does not know them yet.
+    static let pendingOptions: Set<String> = []
 
     /// Pending, directly or as a stream method that properties inherit.
     static func isPending(_ name: String) -> Bool {

@@ -30,7 +30,7 @@ struct Options {
             guard let key = lua.string(at: -1), known.contains(key) else {
                 let shown = lua.string(at: -1).map { "'\($0)'" } ?? "of type \(lua.typeName(at: -1))"
                 lua.pop()
-                throw LuaBindingError("\(function): unknown option \(shown) (known: \(known.joined(separator: ", ")))")
+                throw LuaBindingError("\(function): unknown option \(shown) (known: \((isRecognizer ? known + ["devices"] : known).joined(separator: ", ")))")
             }
         }
     }
