@@ -51,7 +51,9 @@ func workerOptions(update: Bool = false) -> ScenarioOptions {
         scenario("m-chatty", script: "while true do motion.emit('x', 1) end\n")
         scenario("l-true-is-not-1", script: "motion.emit('v', true)\n", expected: #"{"t":0,"name":"v","value":1}"# + "\n")
 
-        let options = ScenarioOptions(jobs: 3, timeout: 1, memoryLimit: 16 << 20, maxOutputLines: 1000, workerExecutable: motionscriptBinary)
+        // A small memory limit, so the memory scenario reaches it in milliseconds however slow the build
+        // (AddressSanitizer) or the machine, well inside the time limit.
+        let options = ScenarioOptions(jobs: 3, timeout: 1, memoryLimit: 4 << 20, maxOutputLines: 1000, workerExecutable: motionscriptBinary)
         let report = try ScenarioBatch(paths: [folder.path], options: options).run()
         let outcomes = Dictionary(uniqueKeysWithValues: report.results.map { ($0.scenario.name, $0.outcome) })
         #expect(outcomes["a-pass"] == .passed)
@@ -84,7 +86,7 @@ func workerOptions(update: Bool = false) -> ScenarioOptions {
         #expect(forever.hasPrefix("timeout: stopped after the time limit of 1 s ("), "\(forever)")
         #expect(forever.contains("h-forever.lua:1: timeout"))
         let memory = report.results.first { $0.scenario.name == "i-memory" }?.failureMessage ?? ""
-        #expect(memory.hasPrefix("out of memory: the script exceeded its memory limit of 16 MiB ("), "\(memory)")
+        #expect(memory.hasPrefix("out of memory: the script exceeded its memory limit of 4 MiB ("), "\(memory)")
         let error = report.results.first { $0.scenario.name == "j-error" }?.failureMessage ?? ""
         #expect(error.hasPrefix("script error: ") && error.contains("j-error.lua:2: bad scenario"))
         #expect(outcomes["k-module"] == .skipped("no events or expected file beside it (a module?)"))
