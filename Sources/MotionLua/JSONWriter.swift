@@ -104,6 +104,16 @@ public struct JSONWriter {
                 self.value(field.value)
             }
             bytes.append(125)
+        case .pointerEvent(let e):
+            raw("{\"id\":")
+            integer(Int64(e.id))
+            raw(",\"phase\":")
+            string(e.phase.rawValue)
+            raw(",\"x\":")
+            number(e.x)
+            raw(",\"y\":")
+            number(e.y)
+            bytes.append(125)
         }
     }
 

@@ -136,8 +136,7 @@ enum MotionModule {
         weak let dispatcher = call.runtime.dispatcher
         let source = MotionObservable<MotionValue> { observer in
             guard let id = dispatcher?.addPointerListener({ event in
-                observer.next(.object([("id", .integer(event.id)), ("phase", .string(event.phase.rawValue)),
-                                       ("x", .number(event.x)), ("y", .number(event.y))]))
+                observer.next(.pointerEvent(event))
             }) else { return {} }
             return { dispatcher?.removePointerListener(id) }
         }
