@@ -104,6 +104,24 @@ public struct JSONWriter {
                 self.value(field.value)
             }
             bytes.append(125)
+        case .pointerEvent(let e):
+            raw("{\"id\":")
+            integer(Int64(e.id))
+            raw(",\"phase\":")
+            string(e.phase.rawValue)
+            raw(",\"x\":")
+            number(e.x)
+            raw(",\"y\":")
+            number(e.y)
+            if let device = e.device {
+                // Live input: which device the pointer came from.
+                raw(",\"device\":{\"name\":")
+                string(device.name)
+                raw(",\"kind\":")
+                string(device.kind)
+                bytes.append(125)
+            }
+            bytes.append(125)
         }
     }
 

@@ -76,6 +76,14 @@ public struct Lua {
             bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
         }
     }
+    /// A key spelled in the source: straight from its bytes, no Swift String made on the way
+    /// (Lua interns short strings, so the same key is one Lua string however often it is pushed).
+    public func push(key: StaticString) {
+        key.withUTF8Buffer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }
+    }
+
     public func pushNil() { lua_pushnil(L) }
     public func pushValue(at index: Int32) { lua_pushvalue(L, index) }
 

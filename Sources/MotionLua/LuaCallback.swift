@@ -42,6 +42,12 @@ public final class LuaCallback {
         } ?? nil
     }
 
+    /// Calls the function for its effect (`subscribe`): its results are dropped by Lua itself,
+    /// so none is read back into Swift.
+    public func run(_ argument: MotionValue) {
+        _ = invoke(argument, results: 0) { _, _ in () }
+    }
+
     /// Switches the callback off for good (see `isDisabled`).
     func disable() {
         guard !isDisabled else { return }
@@ -58,7 +64,7 @@ public final class LuaCallback {
 
     /// Runs the function under pcall with a traceback handler and hands its result (on top of
     /// the stack) to `read`; nil when it could not run or raised.
-    private func invoke<R>(_ argument: MotionValue, _ read: (Lua, LuaRuntime) -> R) -> R? {
+    private func invoke<R>(_ argument: MotionValue, results: Int32 = 1, _ read: (Lua, LuaRuntime) -> R) -> R? {
         guard !isDisabled, let runtime, runtime.pendingError == nil, let L = runtime.callState,
               runtime.hasStackLeft(place) else { return nil }
         let lua = Lua(L)
@@ -71,14 +77,14 @@ public final class LuaCallback {
         ms_pushcfunction(L, ms_traceback)
         lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
         do {
-            try LuaConversion.push(argument, on: lua)
+            try LuaConversion.push(argument, on: lua, keys: runtime.keys)
         } catch let error as LuaBindingError {
             runtime.fail(.runtime, "\(place) callback argument: \(error.message)")
             return nil
         } catch {
             return nil
         }
-        let status = ms_pcalllua(L, 1, 1, base + 1)
+        let status = ms_pcalllua(L, 1, results, base + 1)
         guard status == LUA_OK else {
             runtime.callbackRaised(self, status: status, lua: lua)
             return nil

@@ -19,7 +19,8 @@ enum LuaConversion {
     static let maxParts = 100_000
 
     /// Pushes `value`; throws (pushing nothing more) when Lua's stack has no room left.
-    static func push(_ value: MotionValue, on lua: Lua) throws {
+    /// `keys`, when the caller has the runtime's, makes pushing points and pointer events cheaper.
+    static func push(_ value: MotionValue, on lua: Lua, keys: LuaKeys? = nil) throws {
         guard lua.checkStack(3) else {
             throw LuaBindingError("a value nested too deep for Lua's stack")
         }
@@ -29,29 +30,58 @@ enum LuaConversion {
         case .number(let n): lua.push(n)
         case .integer(let i): lua.push(i)
         case .string(let s): lua.push(s)
-        case .point(let p): pushPoint(p, on: lua)
+        case .point(let p): pushPoint(p, on: lua, keys: keys)
         case .gesture(let g): pushGesture(g, on: lua)
+        case .pointerEvent(let e): pushPointerEvent(e, on: lua, keys: keys)
         case .array(let items):
             lua.newTable(arrayCount: Int32(clamping: items.count))
             for (i, item) in items.enumerated() {
-                do { try push(item, on: lua) } catch { lua.pop(); throw error }
+                do { try push(item, on: lua, keys: keys) } catch { lua.pop(); throw error }
                 lua_rawseti(lua.L, -2, lua_Integer(i + 1))
             }
         case .object(let fields):
             lua.newTable(recordCount: Int32(clamping: fields.count))
             for field in fields {
-                do { try push(field.value, on: lua) } catch { lua.pop(); throw error }
+                do { try push(field.value, on: lua, keys: keys) } catch { lua.pop(); throw error }
                 lua.setField(field.key, in: -2)
             }
         }
     }
 
-    static func pushPoint(_ p: Point, on lua: Lua) {
+    /// Sized for its two fields, keys interned (`keys`, else from static bytes): close to what
+    /// a table constructor costs in Lua. Needs 3 free stack slots (checked by `push`).
+    static func pushPoint(_ p: Point, on lua: Lua, keys: LuaKeys? = nil) {
         lua.newTable(recordCount: 2)
-        lua.push(p.x)
-        lua.setField("x", in: -2)
-        lua.push(p.y)
-        lua.setField("y", in: -2)
+        let table = lua.top
+        LuaKeys.set(.x, keys, inTableAt: table, on: lua) { lua.push(p.x) }
+        LuaKeys.set(.y, keys, inTableAt: table, on: lua) { lua.push(p.y) }
+    }
+
+    /// `{id=, phase=, x=, y=}`, built as `pushPoint` builds a point.
+    static func pushPointerEvent(_ e: PointerEvent, on lua: Lua, keys: LuaKeys? = nil) {
+        lua.newTable(recordCount: 4)
+        let table = lua.top
+        LuaKeys.set(.id, keys, inTableAt: table, on: lua) { lua.push(e.id) }
+        LuaKeys.set(.phase, keys, inTableAt: table, on: lua) {
+            switch e.phase {
+            case .down: LuaKeys.push(.down, keys, on: lua)
+            case .move: LuaKeys.push(.move, keys, on: lua)
+            case .up: LuaKeys.push(.up, keys, on: lua)
+            case .cancel: LuaKeys.push(.cancel, keys, on: lua)
+            }
+        }
+        LuaKeys.set(.x, keys, inTableAt: table, on: lua) { lua.push(e.x) }
+        LuaKeys.set(.y, keys, inTableAt: table, on: lua) { lua.push(e.y) }
+        // Live input: which device the pointer came from (4 more slots: key, table, key, value).
+        if let device = e.device, lua_checkstack(lua.L, 4) != 0 {
+            lua.push(key: "device")
+            lua.newTable(recordCount: 2)
+            lua.push(device.name)
+            lua.setField("name", in: -2)
+            lua.push(device.kind)
+            lua.setField("kind", in: -2)
+            lua_rawset(lua.L, table)
+        }
     }
 
     static func pushGesture(_ g: GestureValue, on lua: Lua) {
@@ -134,6 +164,14 @@ enum LuaConversion {
         }
 
         private mutating func table(at index: Int32, depth: Int) throws -> MotionValue {
+            if depth < LuaConversion.maxDepth, let p = point(at: index) {
+                // Its two numbers and their one-byte keys, counted as the general path counts them.
+                try count(bytes: 0)
+                try count(bytes: 0)
+                try count(bytes: 1)
+                try count(bytes: 1)
+                return .point(p)
+            }
             let identity = lua_topointer(lua.L, index)!
             guard !path.contains(identity) else {
                 throw LuaBindingError("a table that contains itself (a cycle), which cannot be output")
@@ -191,6 +229,30 @@ enum LuaConversion {
             fields.append(contentsOf: integerKeys.map { (key: String($0.0), value: $0.1) })
             fields.sort { $0.key < $1.key }
             return .object(fields)
+        }
+
+        /// `{x = number, y = number}` and nothing else, read straight off the table: the value
+        /// a `map` returns per event, so no path, no key strings and no arrays are made for it.
+        /// Nil for any other table (the general path then reads it, and finds what it finds).
+        private func point(at index: Int32) -> Point? {
+            guard lua_rawlen(lua.L, index) == 0, lua.checkStack(2) else { return nil }
+            let L = lua.L
+            var x: Double?, y: Double?
+            lua.pushNil()
+            while lua_next(L, index) != 0 {
+                defer { lua.pop() }
+                var length = 0
+                guard lua_type(L, -2) == LUA_TSTRING, lua_type(L, -1) == LUA_TNUMBER,
+                      let key = lua_tolstring(L, -2, &length), length == 1 else { lua.pop(); return nil }
+                let number = lua_tonumberx(L, -1, nil)
+                switch key.pointee {
+                case 120 where x == nil: x = number  // "x"
+                case 121 where y == nil: y = number  // "y"
+                default: lua.pop(); return nil
+                }
+            }
+            guard let x, let y else { return nil }
+            return Point(x: x, y: y)
         }
 
         /// Why the key at `index` cannot be output, naming it when it has a short form.

@@ -40,6 +40,8 @@ public final class LuaRuntime {
     var keptProperties: [String: LuaProperty] = [:]
     private var keptAtClose: [String: MotionValue] = [:]
     private var requiredAtClose: [String] = []
+    /// Strings the per-event bridge pushes, interned in this state.
+    let keys: LuaKeys
 
     /// - Parameters:
     ///   - memoryLimit: bytes Lua may allocate (0 = no limit); what Swift allocates for the
@@ -53,6 +55,7 @@ public final class LuaRuntime {
         self.output = output
         isSandboxed = sandbox
         mainState = L
+        keys = LuaKeys(on: Lua(L))
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
         luaL_openlibs(L)
         TextChunks.install(on: Lua(L))

@@ -15,6 +15,10 @@ public enum MotionValue: Equatable {
     case array([MotionValue])
     /// A Lua table with keys other than 1...n, keys sorted for stable output.
     case object([(key: String, value: MotionValue)])
+    /// One pointer change as `motion.pointers()` hands it out: to scripts and in output exactly
+    /// the table `{id=, phase=, x=, y=}` (see `fields`), kept as the struct so the per-event
+    /// path builds no Swift array and no key strings.
+    case pointerEvent(PointerEvent)
 
     public static func == (a: MotionValue, b: MotionValue) -> Bool {
         switch (a, b) {
@@ -31,8 +35,26 @@ public enum MotionValue: Equatable {
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case let (.pointerEvent(x), .pointerEvent(y)):
+            return x.id == y.id && x.phase == y.phase && x.x == y.x && x.y == y.y && x.device == y.device
+        // The same table either way.
+        case let (.pointerEvent(e), .object), let (.object, .pointerEvent(e)):
+            return MotionValue.pointerFields(e) == (a.isPointerEvent ? b : a)
         default: return false
         }
+    }
+
+    /// The table a pointer event stands for, keys sorted as every `.object`.
+    public static func pointerFields(_ e: PointerEvent) -> MotionValue {
+        let fields: [(key: String, value: MotionValue)] = [("id", .integer(e.id)), ("phase", .string(e.phase.rawValue)),
+                                                           ("x", .number(e.x)), ("y", .number(e.y))]
+        guard let device = e.device else { return .object(fields) }
+        return .object([("device", .object([("kind", .string(device.kind)), ("name", .string(device.name))]))] + fields)
+    }
+
+    var isPointerEvent: Bool {
+        if case .pointerEvent = self { return true }
+        return false
     }
 
     public var point: Point? {
@@ -63,7 +85,7 @@ public enum MotionValue: Equatable {
         case .string: return "string"
         case .point: return "point"
         case .gesture(let g): return "\(g.kind.rawValue) gesture"
-        case .array, .object: return "table"
+        case .array, .object, .pointerEvent: return "table"
         }
     }
 }

@@ -1,6 +1,8 @@
 // The drag pipeline over N synthetic move events, composed in Lua through motionscript and
 // written directly against the Swift API, in one process so the two share the machine's
-// mood. scripts/bench adds the plain-Lua peer and prints ratios.
+// mood; or any script fed the same drag (the per-event Lua rows). scripts/bench adds the
+// plain-Lua and LuaJIT peers and prints ratios. Times are CPU seconds of the process, the
+// measure `os.clock()` gives the Lua peers.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +19,7 @@ let only = arguments.count > 3 ? arguments[3] : "both"
 
 func now() -> Double {
     var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 

@@ -138,12 +138,7 @@ enum MotionModule {
         weak let dispatcher = call.runtime.dispatcher
         let source = MotionObservable<MotionValue> { observer in
             guard let id = dispatcher?.addPointerListener({ event in
-                var fields: [(String, MotionValue)] = [("id", .integer(event.id)), ("phase", .string(event.phase.rawValue)),
-                                                       ("x", .number(event.x)), ("y", .number(event.y))]
-                if let device = event.device {
-                    fields.append(("device", .object([("name", .string(device.name)), ("kind", .string(device.kind))])))
-                }
-                observer.next(.object(fields))
+                observer.next(.pointerEvent(event))
             }) else { return {} }
             return { dispatcher?.removePointerListener(id) }
         }

@@ -67,8 +67,8 @@ enum StreamMethods {
         let onNext = try call.function(2)
         let onState = call.lua.isNoneOrNil(3) ? nil : try call.function(3)
         let subscription = stream.subscribe(
-            next: { _ = onNext.call($0) },
-            state: { state in _ = onState?.call(.string(state.name)) })
+            next: { onNext.run($0) },
+            state: { state in onState?.run(.string(state.name)) })
         // A callback switched off after an error (live input) takes its subscription with it.
         let runtime = call.runtime
         let end = { [weak runtime, weak subscription] in

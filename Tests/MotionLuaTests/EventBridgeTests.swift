@@ -1,0 +1,100 @@
+import MotionGestures
+import MotionLua
+import MotionStreams
+import Testing
+
+/// The per-event bridge: pointer events handed to Lua as tables without a Swift array, and
+/// `{x, y}` read back as a point without the general table reader. Both must be exactly what
+/// the general path made.
+@Suite struct EventBridgeTests {
+    @Test func aPointerEventIsTheTableIdPhaseXY() throws {
+        let (runtime, output) = try loadedRuntime("""
+            motion.pointers():subscribe(function(e)
+                local keys = {}
+                for k in pairs(e) do keys[#keys + 1] = k end
+                table.sort(keys)
+                e.extra = 1 -- a fresh table the script may change
+                motion.emit("e", {table.concat(keys, ","), math.type(e.id), e.phase, e.x, e.y, math.type(e.x)})
+            end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(0.5, (7, .down, 1.5, 2)))
+        try runtime.handle(frame(0.6, (7, .move, -0.0, 1e300)))
+        try runtime.handle(frame(0.7, (7, .up, 3, 4)))
+        try runtime.handle(frame(0.8, (9, .cancel, 3, 4)))
+        #expect(output.lines == [
+            "0.5 e [\"id,phase,x,y\",\"integer\",\"down\",1.5,2,\"float\"]",
+            "0.6 e [\"id,phase,x,y\",\"integer\",\"move\",0,1e+300,\"float\"]",
+            "0.7 e [\"id,phase,x,y\",\"integer\",\"up\",3,4,\"float\"]",
+            "0.8 e [\"id,phase,x,y\",\"integer\",\"cancel\",3,4,\"float\"]",
+        ])
+    }
+
+    @Test func aPointerEventIsOutputAsItsTable() throws {
+        let (runtime, output) = try loadedRuntime("""
+            motion.pointers():subscribe(function(e) motion.emit("t", e) end)
+            motion.pointers():map(function(e) return e end):subscribe(function(e) motion.emit("same", e) end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(1, (3, .down, 0.25, -2)))
+        #expect(output.lines == [
+            "1 t {\"id\":3,\"phase\":\"down\",\"x\":0.25,\"y\":-2}",
+            "1 same {\"id\":3,\"phase\":\"down\",\"x\":0.25,\"y\":-2}",
+        ])
+    }
+
+    @Test func aPointerEventEqualsTheObjectItStandsFor() {
+        let event = PointerEvent(t: 9, id: 2, phase: .move, x: 1, y: 2)
+        let object = MotionValue.object([("id", .integer(2)), ("phase", .string("move")),
+                                         ("x", .number(1)), ("y", .number(2))])
+        #expect(MotionValue.pointerEvent(event) == object)
+        #expect(object == MotionValue.pointerEvent(event))
+        #expect(MotionValue.pointerEvent(event) != .object([("id", .integer(2))]))
+        #expect(MotionValue.pointerEvent(event) == .pointerEvent(PointerEvent(t: 0, id: 2, phase: .move, x: 1, y: 2)))
+        #expect(MotionValue.pointerEvent(event).kindName == "table")
+    }
+
+    /// Only a table of exactly the numbers x and y is a point; anything more or less keeps
+    /// every field it has.
+    @Test func mapResultsReadAsPointsOnlyWhenExactlyXAndY() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local results = {
+                function(e) return {x = e.x, y = 2} end,
+                function(e) return {x = 1, y = 2, z = 3} end,
+                function(e) return {x = "1", y = 2} end,
+                function(e) return {x = 1} end,
+                function(e) return {x = 1, [1] = 2} end,
+                function(e) return {x = 1, y = 2, [1] = 5} end,
+                function(e) return {X = 1, y = 2} end,
+                function(e) return {xx = 1, y = 2} end,
+                function(e) return setmetatable({x = 1, y = 2}, {__index = function() return 0 end}) end,
+            }
+            for i, f in ipairs(results) do
+                motion.pointers():map(f):subscribe(function(v) motion.emit(tostring(i), v) end)
+            end
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(1, (1, .down, 5, 6)))
+        #expect(output.lines == [
+            "1 1 {\"x\":5,\"y\":2}",
+            "1 2 {\"x\":1,\"y\":2,\"z\":3}",
+            "1 3 {\"x\":\"1\",\"y\":2}",
+            "1 4 {\"x\":1}",
+            "1 5 {\"1\":2,\"x\":1}",
+            "1 6 {\"1\":5,\"x\":1,\"y\":2}",
+            "1 7 {\"X\":1,\"y\":2}",
+            "1 8 {\"xx\":1,\"y\":2}",
+            "1 9 {\"x\":1,\"y\":2}",
+        ])
+    }
+
+    @Test func aMappedPointIsAPointDownstream() throws {
+        let (runtime, _) = try loadedRuntime("""
+            box = motion.property({x = 0, y = 0})
+            motion.pointers():map(function(e) return {x = e.x * 2, y = e.y} end):subscribe(box)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(1, (1, .down, 5, 6)))
+        #expect(runtime.global("box")?.point == Point(x: 10, y: 6))
+    }
+}
