@@ -109,6 +109,24 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         #expect(events.allSatisfy { $0.device?.kind == "other" })
     }
 
+    /// A live pointer event names its device in the output line, after its position; one from a
+    /// file has no `device`.
+    @Test func aPointerEventsDeviceIsPrinted() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("device-\(UUID().uuidString).lua").path
+        try "motion.pointers():emit('p')\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let output = CollectedOutput()
+        let runtime = try LuaRuntime(scriptPath: path, output: output)
+        defer { runtime.close() }
+        try runtime.load()
+        let pad = PointerDevice(name: "bcm5974", kind: "touchpad")
+        try runtime.handle(Frame(t: 0, events: [PointerEvent(t: 0, id: 3, phase: .down, x: 5, y: 6, device: pad)]))
+        try runtime.handle(Frame(t: 0.5, events: [PointerEvent(t: 0.5, id: 4, phase: .down, x: 7, y: 8)]))
+        #expect(output.lines == [
+            #"{"t":0,"name":"p","value":{"id":3,"phase":"down","x":5,"y":6,"device":{"name":"bcm5974","kind":"touchpad"}}}"#,
+            #"{"t":0.5,"name":"p","value":{"id":4,"phase":"down","x":7,"y":8}}"#,
+        ])
+    }
+
     /// `devices =` on a recognizer: only pointers from matching devices go down for it; pointers
     /// without a device (files) always do.
     @Test func recognizersWatchOnlyTheDevicesTheyAreGiven() throws {
