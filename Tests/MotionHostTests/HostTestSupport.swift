@@ -1,4 +1,7 @@
 import Foundation
+import MotionGestures
+import MotionHost
+import MotionInput
 import MotionLua
 import MotionStreams
 
@@ -71,4 +74,42 @@ func inputEvent(sec: Int64 = 0, usec: Int, _ type: UInt16, _ code: UInt16, _ val
 final class Shared<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+/// A live source that replays frames and edits the script after frame `editAfter`, as a user
+/// saving in an editor while fingers are on the device: the next call then finds no frame yet,
+/// so the session looks at the watcher before the following frame. With `clock`, input time
+/// stands there once the edit was made (the user saved while holding still).
+final class EditingLiveSource: LiveFrameSource {
+    let frames: [Frame]
+    let editAfter: Int
+    let clock: Double?
+    let edit: () -> Void
+    var index = 0
+    var edited = false
+
+    init(frames: [Frame], editAfter: Int, clock: Double? = nil, edit: @escaping () -> Void) {
+        self.frames = frames
+        self.editAfter = editAfter
+        self.clock = clock
+        self.edit = edit
+    }
+
+    func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
+        guard index < frames.count else { return .end("end of input") }
+        if index == editAfter + 1, !edited {
+            edited = true
+            edit()
+            return .timeout
+        }
+        index += 1
+        return .frame(frames[index - 1])
+    }
+
+    func stop() { index = frames.count }
+
+    func inputTimeNow() -> Double? {
+        if edited, let clock { return clock }
+        return index > 0 ? frames[index - 1].t : nil
+    }
 }

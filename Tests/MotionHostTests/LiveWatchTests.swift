@@ -4,39 +4,6 @@ import MotionGestures
 import MotionHost
 import MotionInput
 
-/// A live source that replays frames and edits the script after a given frame, as a user
-/// saving in an editor while fingers are on the device.
-private final class ScriptedSource: LiveFrameSource {
-    var frames: [Frame]
-    let editAfter: Int
-    let edit: () -> Void
-    var index = 0
-    var edited = false
-
-    init(frames: [Frame], editAfter: Int, edit: @escaping () -> Void) {
-        self.frames = frames
-        self.editAfter = editAfter
-        self.edit = edit
-    }
-
-    /// After frame `editAfter` was handled, the script is edited and the next call finds no
-    /// frame yet, so the session looks at the watcher before the following frame.
-    func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
-        guard index < frames.count else { return .end("end of input") }
-        if index == editAfter + 1, !edited {
-            edited = true
-            edit()
-            return .timeout
-        }
-        index += 1
-        return .frame(frames[index - 1])
-    }
-
-    func stop() { index = frames.count }
-
-    func inputTimeNow() -> Double? { index > 0 ? frames[index - 1].t : nil }
-}
-
 @Suite struct LiveWatchTests {
     @Test func aReloadBetweenLiveFramesLosesAndDoublesNone() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livewatch-\(UUID().uuidString)")
@@ -49,7 +16,7 @@ private final class ScriptedSource: LiveFrameSource {
         var frames = [Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 0, y: 0)])]
         for i in 1...5 { frames.append(Frame(t: Double(i), events: [PointerEvent(t: Double(i), id: 1, phase: .move, x: Double(i), y: 0)])) }
         // Saved by rename-and-replace, as editors do.
-        let source = ScriptedSource(frames: frames, editAfter: 2) {
+        let source = EditingLiveSource(frames: frames, editAfter: 2) {
             try! version(2).write(to: script, atomically: true, encoding: .utf8)
         }
         let output = CollectedOutput()

@@ -6,40 +6,6 @@ import MotionInput
 import MotionLua
 import MotionStreams
 
-/// A live source of frames with a clock; after frame `editAfter` it runs `edit` and reports no
-/// frame once, so the session looks at the watcher before the next frame.
-private final class ClockedSource: LiveFrameSource {
-    let frames: [Frame]
-    let editAfter: Int
-    let edit: () -> Void
-    let clock: Double
-    var index = 0
-    var edited = false
-
-    init(frames: [Frame], editAfter: Int, clock: Double, edit: @escaping () -> Void) {
-        self.frames = frames
-        self.editAfter = editAfter
-        self.clock = clock
-        self.edit = edit
-    }
-
-    func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
-        guard index < frames.count else { return .end("end of input") }
-        if index == editAfter + 1, !edited {
-            edited = true
-            edit()
-            return .timeout
-        }
-        index += 1
-        return .frame(frames[index - 1])
-    }
-
-    /// Input time stands at `clock` once the edit was made (the user saved while holding still).
-    func stop() { index = frames.count }
-
-    func inputTimeNow() -> Double? { edited ? clock : frames[max(0, index - 1)].t }
-}
-
 /// Counts lines, and edits the script once after `after` of them (a save during a long replay).
 private final class EditingOutput: MotionOutput, ReloadMarking {
     var names: [String] = []
@@ -67,7 +33,7 @@ private final class EditingOutput: MotionOutput, ReloadMarking {
             frames.append(Frame(t: Double(i), events: [PointerEvent(t: Double(i), id: 3, phase: .move, x: 10 + Double(i), y: 20)]))
         }
         frames.append(Frame(t: 4, events: [PointerEvent(t: 4, id: 3, phase: .up, x: 13, y: 20)]))
-        let source = ClockedSource(frames: frames, editAfter: 1, clock: 1.5) {
+        let source = EditingLiveSource(frames: frames, editAfter: 1, clock: 1.5) {
             _ = writeFile("""
                 motion.emit('setup', motion.time())
                 motion.pointers():subscribe(function(p) motion.emit('v2', p.phase .. ' ' .. p.x .. ' ' .. motion.time()) end)
