@@ -7,10 +7,8 @@ fails, and on Ctrl-C.
 Standalone (python3-evdev, run as root where /dev/uinput exists): exit 0 when every part passes,
 1 on the first failure (it says what differed), 77 when it cannot run here. MOTIONSCRIPT names
 the binary (default: motionscript in PATH), LIVE_WORK a scratch folder (default /tmp)."""
-import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -20,6 +18,9 @@ try:
 except ImportError:
     print("SKIP: python3-evdev is not installed")
     sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import livecheck  # noqa: E402  (after the evdev check: it needs evdev too)
 
 MOTIONSCRIPT = os.environ.get("MOTIONSCRIPT", "motionscript")
 WORK = os.environ.get("LIVE_WORK", "/tmp")
@@ -81,58 +82,16 @@ class Touchscreen:
         self.ui.close()
 
 
-class Motionscript:
-    """`motionscript run SCRIPT --device TOUCHSCREEN [extra]` in the background."""
+class Motionscript(livecheck.Motionscript):
+    """`motionscript run SCRIPT --device TOUCHSCREEN [extra]` in the background, once it reads
+    the device."""
 
     def __init__(self, script, device, *extra):
-        self.args = [MOTIONSCRIPT, "run", script, "--device", device, *extra]
-        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.lines, self.stderr = [], b""
-        threading.Thread(target=self._out, daemon=True).start()
-        threading.Thread(target=self._err, daemon=True).start()
-        self._wait_open(device)
-
-    def _out(self):
-        for raw in self.proc.stdout:
-            try:
-                self.lines.append(json.loads(raw))
-            except ValueError:
-                self.lines.append({"not json": raw.decode(errors="replace")})
-
-    def _err(self):
-        self.stderr = self.proc.stderr.read()
-
-    def _wait_open(self, path, timeout=60):
-        target = os.path.realpath(path)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                fail(f"motionscript ended before reading {path}: exit {self.proc.returncode}: {self.err()}")
-            try:
-                if any(os.readlink(f"/proc/{self.proc.pid}/fd/{fd}") == target
-                       for fd in os.listdir(f"/proc/{self.proc.pid}/fd")):
-                    time.sleep(1.0)  # the script's setup
-                    return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        fail(f"motionscript did not open {path} within {timeout} s")
+        super().__init__("run", script, "--device", device, *extra)
+        self.wait_open(device)
 
     def running(self):
         return self.proc.poll() is None
-
-    def finish(self, timeout=30):
-        try:
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            fail(f"motionscript did not end within {timeout} s: {' '.join(self.args)}")
-        time.sleep(0.2)
-        return self.proc.returncode
-
-    def err(self):
-        return self.stderr.decode(errors="replace").strip()
 
     def actions(self):
         return [line for line in self.lines if "action" in line]
