@@ -37,6 +37,8 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
+        // Linux calls glibc declares only under _GNU_SOURCE (ppoll): a header, no code.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // The only C code: the trampoline that raises Lua errors after Swift returned,
         // the capped allocator and the timeout hook.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
@@ -45,7 +47,7 @@ let package = Package(
         // Pointer model, elements, recognizers, gesture sources and operators.
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionGestures"], swiftSettings: hotPath),
+        .target(name: "MotionInput", dependencies: ["MotionGestures", "CLinux"], swiftSettings: hotPath),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions"),
         // Lua host and the `motion` module.

@@ -183,8 +183,7 @@ public final class LiveDeviceSet {
             var fds = members.map { pollfd(fd: $0.device.reader.fileDescriptor, events: Int16(POLLIN), revents: 0) }
             fds.append(pollfd(fd: control.wakeFileDescriptor, events: Int16(POLLIN), revents: 0))
             if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-            let ms = left.map { Int32(min($0 * 1000, 1_000_000).rounded(.up)) } ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), ms)
+            let ready = pollWait(&fds, seconds: left)
             if ready == 0, let deadline, LiveEventReader.now() >= deadline { return .timeout }
         }
     }

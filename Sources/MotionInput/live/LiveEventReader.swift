@@ -172,14 +172,9 @@ public final class LiveEventReader {
                 start = 0
                 end = leftover
             }
-            var waitMs: Int32 = -1
-            if let deadline {
-                let left = max(0, deadline - Self.now())
-                waitMs = Int32(min(left * 1000, 1_000_000).rounded(.up))
-            }
             var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let rc = poll(&fds, 2, waitMs)
+            let rc = pollWait(&fds, seconds: deadline.map { $0 - Self.now() })
             if rc < 0 {
                 if errno == EINTR { continue }
                 throw InputError(file: path, "poll failed: \(String(cString: strerror(errno)))")
