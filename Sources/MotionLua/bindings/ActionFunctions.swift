@@ -122,6 +122,7 @@ enum ActionFunctions {
     }
 
     /// Turns an `ActionError` into the binding's error (the trampoline adds file:line).
+    @discardableResult
     private static func perform<T>(_ call: LuaCall, _ body: () throws -> T) throws -> T {
         do {
             return try body()
