@@ -72,9 +72,20 @@ struct RunCommand: ParsableCommand {
         if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
         if grab && device.isEmpty { throw ValidationError("--grab needs --device") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
+        if watch, let events, Self.isStream(events) {
+            throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
+        }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
+    }
+
+    /// A pipe, FIFO, socket or character device: read once, never replayed.
+    private static func isStream(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK
     }
 
     func run() throws {
