@@ -49,18 +49,9 @@ public final class JSONLinesReader: FrameSource {
     }
 
     private func nextEvent() throws -> (event: PointerEvent, line: Int)? {
-        while true {
-            var blank = false
-            let parsed: PointerEvent?? = try reader.nextLine { bytes -> PointerEvent? in
-                if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) {
-                    blank = true
-                    return nil
-                }
-                return try parse(bytes)
-            }
-            guard let parsed else { return nil }  // end of file
-            if blank { continue }
-            guard var event = parsed else { continue }
+        while let bytes = try reader.next() {
+            if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+            var event = try parse(bytes)
             let line = reader.lineNumber
             if event.t < lastTime {
                 throw InputError(file: path, line: line, "time goes backwards: t=\(event.t) after t=\(lastTime)")
@@ -89,6 +80,7 @@ public final class JSONLinesReader: FrameSource {
             }
             return (event, line)
         }
+        return nil
     }
 
     private static func notANumber(_ field: String) throws -> Double {

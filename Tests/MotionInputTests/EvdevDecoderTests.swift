@@ -39,6 +39,27 @@ private let SLOT = ABS.MT_SLOT, TID = ABS.MT_TRACKING_ID, MX = ABS.MT_POSITION_X
         ])
     }
 
+    @Test func changesGoOutInSlotOrderWhateverOrderTheFrameSetsThem() throws {
+        // Ten fingers down; later frames change a few slots, in any order, and a slot first used
+        // mid-frame (slot 3) sorts between the others.
+        var events: [InputEventRecord] = []
+        for slot: Int32 in [0, 1, 2, 4, 5, 6, 7, 8, 9, 10] {
+            events += [axis(0, SLOT, slot), axis(0, TID, 100 + slot), axis(0, MX, slot), axis(0, MY, 0)]
+        }
+        events += [syn(0)]
+        events += [axis(8, SLOT, 9), axis(8, MX, 90), axis(8, SLOT, 1), axis(8, MY, 11), axis(8, SLOT, 5), axis(8, MX, 50), syn(8)]
+        events += [axis(16, SLOT, 8), axis(16, TID, -1), axis(16, SLOT, 3), axis(16, TID, 103), axis(16, MX, 3), axis(16, MY, 3),
+                   axis(16, SLOT, 0), axis(16, MX, 7), syn(16)]
+        events += [axis(24, SLOT, 5), axis(24, MX, 50), syn(24)]  // unchanged value: no frame
+        let (frames, decoder) = try decode(events, device: touchscreen(slots: 59))
+        #expect(frames.count == 4)
+        #expect(frames[1].events == [p(0.008, 101, .move, 1, 11), p(0.008, 105, .move, 50, 0), p(0.008, 109, .move, 90, 0)])
+        #expect(frames[2].events == [p(0.016, 100, .move, 7, 0), p(0.016, 103, .down, 3, 3), p(0.016, 108, .up, 8, 0)])
+        #expect(frames[3].events.map(\.id) == [100, 101, 102, 103, 104, 105, 106, 107, 109, 110])
+        #expect(frames[3].events.allSatisfy { $0.phase == .cancel })
+        #expect(decoder.slotsInUse == 11)
+    }
+
     @Test func newContactInSlotReusesUnsentPosition() throws {
         // After a lift, a new contact in the same slot with the same X does not re-send X.
         let events = [

@@ -15,8 +15,12 @@ enum FuzzHarness {
     static func run(_ target: String, _ data: [UInt8]) {
         switch target {
         case "jsonl": decode(data, .jsonLines)
-        case "evemu": decode(data, .evemu)
-        case "libinput": decode(data, .libinput)
+        case "evemu":
+            decode(data, .evemu)
+            fastPathsAgree(data)
+        case "libinput":
+            decode(data, .libinput)
+            fastPathsAgree(data)
         case "raw": decode(data, .raw)
         case "detect": detect(data)
         case "protocol-a": generated(data, .a)
@@ -58,6 +62,22 @@ enum FuzzHarness {
     static func decode(_ data: [UInt8], _ format: EventFileFormat) {
         for options in [EventFileOptions(), EventFileOptions(surface: (100, 100))] {
             _ = try? readChecked(openEventFile(InputBytes(path: "fuzz", bytes: data), options: options, format: format))
+        }
+    }
+
+    /// The fast paths for event lines accept only what the general parsers accept, with the same
+    /// values: every line of `data` is tried as an evemu `E:` line and as a libinput row.
+    static func fastPathsAgree(_ data: [UInt8]) {
+        for line in data.split(separator: 10, omittingEmptySubsequences: false) {
+            Array(line).withUnsafeBufferPointer { bytes in
+                if let fast = EvemuEventLine.parse(bytes), fast != EvemuReader.parseEventGenerally(bytes) {
+                    fail("evemu fast path read \(fast) from \(Array(bytes)), the general parser \(String(describing: EvemuReader.parseEventGenerally(bytes)))")
+                }
+                let row = UnsafeBufferPointer(rebasing: bytes[(bytes.firstIndex { $0 != 32 } ?? bytes.count)...])
+                if let fast = LibinputEventRow.parse(row), fast != LibinputRecordingReader.parseRowGenerally(row) {
+                    fail("libinput fast path read \(fast) from \(Array(row)), the general parser \(String(describing: LibinputRecordingReader.parseRowGenerally(row)))")
+                }
+            }
         }
     }
 

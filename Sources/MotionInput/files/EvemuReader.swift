@@ -90,6 +90,11 @@ public final class EvemuReader: EvdevFileSource {
 
     /// `E: 1284881103.697884 0003 0039 -001` with an optional `\t# comment`.
     static func parseEvent(_ line: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
+        EvemuEventLine.parse(line) ?? parseEventGenerally(line)
+    }
+
+    /// Every spelling `parseEvent` accepts (signs, `0x`, any number of digits and spaces).
+    static func parseEventGenerally(_ line: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
         var s = ByteScanner(line, at: 2)
         guard let sec = s.integer(), sec >= 0, s.take(46), let usec = s.fraction(places: 6),
               let type = s.integer(radix: 16), type >= 0, type <= 0xffff,
@@ -104,20 +109,17 @@ public final class EvemuReader: EvdevFileSource {
             firstEvent = nil
             return first
         }
-        while true {
-            var failure: String?
-            var event: InputEventRecord?
-            let more: Void? = try reader.nextLine { line in
-                if line.hasPrefix("E:") {
-                    event = Self.parseEvent(line)
-                    if event == nil { failure = Self.eventSyntax }
-                } else if !(line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 })) {
-                    failure = "malformed evemu line: expected an event (E:) after the first event"
+        while let line = try reader.next() {
+            if line.count >= 2, line[0] == 69, line[1] == 58 {  // "E:"
+                guard let event = Self.parseEvent(line) else {
+                    throw InputError(file: path, line: reader.lineNumber, Self.eventSyntax)
                 }
+                return (event, reader.lineNumber)
             }
-            if let failure { throw InputError(file: path, line: reader.lineNumber, failure) }
-            guard more != nil else { return nil }
-            if let event { return (event, reader.lineNumber) }
+            if !(line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 })) {
+                throw InputError(file: path, line: reader.lineNumber, "malformed evemu line: expected an event (E:) after the first event")
+            }
         }
+        return nil
     }
 }

@@ -208,60 +208,68 @@ public final class LibinputRecordingReader: EvdevFileSource {
     static let rowSyntax = "malformed libinput event row: expected '- [sec, usec, type, code, value]'"
 
     override func nextEvent() throws -> (event: InputEventRecord, place: Int)? {
-        while !done {
-            var failure: String?
-            var event: InputEventRecord?
-            let more: Void? = try reader.nextLine { line in
-                let indent: Int
-                do {
-                    guard let found = try Self.indentation(line) else { return }
-                    indent = found
-                } catch let f as Header.Failure {
-                    failure = f.message
-                    return
-                }
-                if indent == line.count || line[indent] == 35 { return }
-                let text = UnsafeBufferPointer(rebasing: line[indent...])
-                if indent == deviceIndent, text.hasPrefix("- ") {
-                    done = true  // the next device
-                    return
-                }
-                if indent <= deviceIndent {
-                    failure = "unexpected line at column \(indent + 1) in the events (expected '- evdev:' items of '[sec, usec, type, code, value]' rows)"
-                    return
-                }
-                if indent == deviceIndent + 2 && text[0] != 45 {
-                    done = true  // another key of this device
-                    return
-                }
-                if indent == deviceIndent + 2 {
-                    let item = Self.eventItem(text)
-                    guard Self.knownEventItems.contains(item) else {
-                        failure = "unknown item '\(item)' in the events (expected '- evdev:')"
-                        return
-                    }
-                    inEvdevBlock = item == "evdev"
-                    return
-                }
-                guard inEvdevBlock else { return }
-                guard text.hasPrefix("- [") else {
-                    failure = Self.rowSyntax
-                    return
-                }
-                var s = ByteScanner(text, at: 3)
-                guard let sec = s.integer(), s.take(44), let usec = s.integer(), s.take(44),
-                      let type = s.integer(), type >= 0, type <= 0xffff, s.take(44),
-                      let code = s.integer(), code >= 0, code <= 0xffff, s.take(44),
-                      let value = s.integer(), let v32 = Int32(exactly: value), s.take(93), s.atEndOrComment() else {
-                    failure = Self.rowSyntax
-                    return
-                }
-                event = InputEventRecord(sec: sec, usec: usec, type: UInt16(type), code: UInt16(code), value: v32)
+        while !done, let line = try reader.next() {
+            // The fast path: a row of an evdev block, as `libinput record` writes it.
+            var spaces = 0
+            while spaces < line.count, line[spaces] == 32 { spaces += 1 }
+            if inEvdevBlock, spaces > deviceIndent + 2,
+               let event = LibinputEventRow.parse(UnsafeBufferPointer(rebasing: line[spaces...])) {
+                return (event, reader.lineNumber)
             }
-            if let failure { throw InputError(file: path, line: reader.lineNumber, failure) }
-            if more == nil { return nil }
-            if let event { return (event, reader.lineNumber) }
+            do {
+                if let event = try event(in: line) { return (event, reader.lineNumber) }
+            } catch let f as Header.Failure {
+                throw InputError(file: path, line: reader.lineNumber, f.message)
+            }
         }
         return nil
+    }
+
+    /// Any line of the events list: the event of a row, or nil for structure (and the end of
+    /// this device's events, which sets `done`).
+    private func event(in line: UnsafeBufferPointer<UInt8>) throws -> InputEventRecord? {
+        guard let indent = try Self.indentation(line) else { return nil }
+        if indent == line.count || line[indent] == 35 { return nil }
+        let text = UnsafeBufferPointer(rebasing: line[indent...])
+        if indent == deviceIndent, text.hasPrefix("- ") {
+            done = true  // the next device
+            return nil
+        }
+        if indent <= deviceIndent {
+            throw Header.Failure(message: "unexpected line at column \(indent + 1) in the events (expected '- evdev:' items of '[sec, usec, type, code, value]' rows)")
+        }
+        if indent == deviceIndent + 2 && text[0] != 45 {
+            done = true  // another key of this device
+            return nil
+        }
+        if indent == deviceIndent + 2 {
+            if text.hasPrefix("- evdev:") {
+                inEvdevBlock = true  // every frame: no string for the common item
+                return nil
+            }
+            let item = Self.eventItem(text)
+            guard Self.knownEventItems.contains(item) else {
+                throw Header.Failure(message: "unknown item '\(item)' in the events (expected '- evdev:')")
+            }
+            inEvdevBlock = item == "evdev"
+            return nil
+        }
+        guard inEvdevBlock else { return nil }
+        guard let event = Self.parseRowGenerally(text) else { throw Header.Failure(message: Self.rowSyntax) }
+        return event
+    }
+
+    /// `- [sec, usec, type, code, value]` in every spelling rows may have (signs, any spacing);
+    /// `text` starts at the `-`.
+    static func parseRowGenerally(_ text: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
+        guard text.hasPrefix("- [") else { return nil }
+        var s = ByteScanner(text, at: 3)
+        guard let sec = s.integer(), s.take(44), let usec = s.integer(), s.take(44),
+              let type = s.integer(), type >= 0, type <= 0xffff, s.take(44),
+              let code = s.integer(), code >= 0, code <= 0xffff, s.take(44),
+              let value = s.integer(), let v32 = Int32(exactly: value), s.take(93), s.atEndOrComment() else {
+            return nil
+        }
+        return InputEventRecord(sec: sec, usec: usec, type: UInt16(type), code: UInt16(code), value: v32)
     }
 }

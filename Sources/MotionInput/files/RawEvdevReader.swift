@@ -7,7 +7,8 @@
 /// `SYN_REPORT` with no events before it; `/dev/zero` is nothing else).
 public final class RawEvdevReader: EvdevFileSource {
     private let input: InputBytes
-    private var buffer: [UInt8]
+    /// Read buffer (not an array: no reference counting or uniqueness check per event).
+    private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
     private var end = 0
     /// Input offset of `buffer[0]`.
@@ -25,8 +26,12 @@ public final class RawEvdevReader: EvdevFileSource {
 
     init(input: InputBytes, options: EventFileOptions = EventFileOptions()) throws {
         self.input = input
-        buffer = [UInt8](repeating: 0, count: InputEventRecord.rawSize * 2048)
+        buffer = .allocate(byteCount: InputEventRecord.rawSize * 2048, alignment: 8)
         super.init(path: input.path, decoder: EvdevDecoder(device: DeviceDescription(), options: options))
+    }
+
+    deinit {
+        buffer.deallocate()
     }
 
     override func errorPlace(_ place: Int) -> InputError.Place { .byteOffset(place) }
@@ -37,15 +42,13 @@ public final class RawEvdevReader: EvdevFileSource {
             // Move the partial record to the front and refill.
             let leftover = end - start
             if leftover > 0 {
-                buffer.withUnsafeMutableBytes { b in
-                    b.baseAddress!.copyMemory(from: b.baseAddress! + start, byteCount: leftover)
-                }
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: leftover)
             }
             base += start
             start = 0
             end = leftover
             while end < size {
-                let n = try buffer.withUnsafeMutableBytes { b in try input.read(into: UnsafeMutableRawBufferPointer(rebasing: b[end...])) }
+                let n = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
                 if n == 0 {
                     if end == 0 { return nil }
                     throw InputError(file: path, place: .byteOffset(base),
@@ -55,7 +58,7 @@ public final class RawEvdevReader: EvdevFileSource {
             }
         }
         let offset = base + start
-        let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+        let event = InputEventRecord.decodeRaw(UnsafeRawBufferPointer(buffer), at: start)
         start += size
         guard event.usec >= 0, event.usec < 1_000_000 else {
             throw InputError(file: path, place: .byteOffset(offset),

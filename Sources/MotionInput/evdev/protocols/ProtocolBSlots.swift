@@ -6,7 +6,8 @@ import MotionGestures
 ///
 /// State exists only for the slots the input uses, in slot order, whatever maximum the device
 /// claims (a header may say 2^31 slots); at most `maxSlotsInUse` distinct slots, far more than
-/// any device has.
+/// any device has. A frame commits only the slots its events changed (`changed`), so a device with
+/// many slots costs per frame what the moving fingers cost.
 struct ProtocolBSlots {
     private struct Slot {
         var number: Int
@@ -20,6 +21,8 @@ struct ProtocolBSlots {
         var idPlace = -1
         /// A contact whose tracking id another slot already holds: not reported.
         var shadowed = false
+        /// Listed in `changed` (this frame set its tracking id or position).
+        var changed = false
 
         init(number: Int) { self.number = number }
     }
@@ -31,6 +34,9 @@ struct ProtocolBSlots {
     private var slots: [Slot] = []
     /// Index in `slots` of the slot events go to.
     private var current: Int
+    /// Indices in `slots` of the slots this frame changed, each once. A slot not listed holds what
+    /// it committed (`id == committedId`, `x == cx`, `y == cy`), so committing it would do nothing.
+    private var changed: [Int] = []
 
     var count: Int { slots.count }
 
@@ -52,6 +58,7 @@ struct ProtocolBSlots {
             throw EvdevDecoder.Failure(message: "more than \(Self.maxSlotsInUse) distinct slots used (slot \(number))", place: place)
         }
         slots.insert(Slot(number: number), at: lo)
+        for k in changed.indices where changed[k] >= lo { changed[k] += 1 }
         return lo
     }
 
@@ -61,7 +68,10 @@ struct ProtocolBSlots {
     /// mapped onto the surface.
     mutating func commit(_ pending: [PendingEvent], strict: Bool, duplicateIdsAreErrors: Bool, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
-        var touched = false
+        defer {
+            for i in changed { slots[i].changed = false }
+            changed.removeAll(keepingCapacity: true)
+        }
         for p in pending where p.type == EV.ABS {
             switch p.code {
             case ABS.MT_SLOT:
@@ -72,21 +82,22 @@ struct ProtocolBSlots {
             case ABS.MT_TRACKING_ID:
                 slots[current].id = p.value
                 slots[current].idPlace = p.place
-                touched = true
+                noteChanged()
             case ABS.MT_POSITION_X:
                 slots[current].x = p.value
                 if slots[current].positionPlace < 0 { slots[current].positionPlace = p.place }
-                touched = true
+                noteChanged()
             case ABS.MT_POSITION_Y:
                 slots[current].y = p.value
                 if slots[current].positionPlace < 0 { slots[current].positionPlace = p.place }
-                touched = true
+                noteChanged()
             default:
                 break
             }
         }
-        guard touched else { return }
-        for i in slots.indices {
+        if changed.count > 1 { changed.sort() }
+        // In slot order, as before: the order of the emitted changes is the slots' order.
+        for i in changed {
             let s = slots[i]
             if s.id < 0, s.positionPlace >= 0, s.committedId < 0 || s.id != s.committedId, strict {
                 throw EvdevDecoder.Failure(message: "position for slot \(s.number), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
@@ -127,6 +138,14 @@ struct ProtocolBSlots {
             slots[i].cx = s.x
             slots[i].cy = s.y
             slots[i].positionPlace = -1
+        }
+    }
+
+    @inline(__always)
+    private mutating func noteChanged() {
+        if !slots[current].changed {
+            slots[current].changed = true
+            changed.append(current)
         }
     }
 
