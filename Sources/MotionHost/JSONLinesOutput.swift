@@ -75,7 +75,7 @@ public final class JSONLinesOutput: MotionOutput, ReloadMarking {
     }
 
     private func write() {
-        let failed = writer.bytes.withUnsafeBufferPointer { sink.append($0, flush: flushEachLine) }
+        let failed = writer.withBytes { sink.append($0, flush: flushEachLine) }
         if failed != nil { onFailure?() }
     }
 }
@@ -109,7 +109,7 @@ public final class CollectedOutput: MotionOutput, ReloadMarking {
 
     /// The same bytes JSONLinesOutput writes, without the newline.
     private func append() {
-        lines.append(String(decoding: writer.bytes.dropLast(), as: UTF8.self))
+        lines.append(writer.withBytes { String(decoding: $0.dropLast(), as: UTF8.self) })
     }
 
     public func log(_ line: String) { logLines.append(line) }

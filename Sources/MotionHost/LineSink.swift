@@ -18,9 +18,33 @@ public final class LineSink: Sendable {
         case error(String)
     }
 
-    private struct State {
-        var buffer: [UInt8] = []
+    /// The buffered bytes: owned memory (an array's append costs more than the line's copy),
+    /// only ever touched under the lock, so it may cross threads with it.
+    private struct State: ~Copyable, @unchecked Sendable {
+        var buffer: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
         var failure: Failure?
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            buffer = .allocate(capacity: capacity)
+        }
+
+        deinit { buffer.deallocate() }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            if bytes.count > capacity &- count {
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(count + bytes.count, capacity * 2))
+                grown.initialize(from: buffer, count: count)
+                buffer.deallocate()
+                buffer = grown
+                capacity = Swift.max(count + bytes.count, capacity * 2)
+            }
+            (buffer + count).initialize(from: source, count: bytes.count)
+            count &+= bytes.count
+        }
     }
 
     /// Buffered bytes that trigger a write.
@@ -28,7 +52,7 @@ public final class LineSink: Sendable {
 
     /// -1 when there is nowhere to write (stdout was closed).
     private let fd: Int32
-    private let state = Mutex(State())
+    private let state = Mutex(State(capacity: bufferLimit + 4096))
 
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
@@ -41,8 +65,8 @@ public final class LineSink: Sendable {
     func append(_ lines: UnsafeBufferPointer<UInt8>, flush: Bool) -> Failure? {
         state.withLock { state in
             guard state.failure == nil else { return nil }
-            state.buffer.append(contentsOf: lines)
-            guard flush || state.buffer.count >= Self.bufferLimit else { return nil }
+            state.append(lines)
+            guard flush || state.count >= Self.bufferLimit else { return nil }
             return write(&state)
         }
     }
@@ -83,9 +107,9 @@ public final class LineSink: Sendable {
     }
 
     private func write(_ state: inout State) -> Failure? {
-        guard state.failure == nil, !state.buffer.isEmpty else { return nil }
-        defer { state.buffer.removeAll(keepingCapacity: true) }
-        let failure = state.buffer.withUnsafeBytes { Self.writeAll(fd, $0) }
+        guard state.failure == nil, state.count > 0 else { return nil }
+        defer { state.count = 0 }
+        let failure = Self.writeAll(fd, UnsafeRawBufferPointer(start: state.buffer, count: state.count))
         state.failure = failure
         return failure
     }

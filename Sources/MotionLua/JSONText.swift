@@ -6,7 +6,7 @@ public enum JSONText {
     private static func text(_ write: (inout JSONWriter) -> Void) -> String {
         var writer = JSONWriter(capacity: 32)
         write(&writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     public static func number(_ n: Double) -> String { text { $0.number(n) } }

@@ -3,70 +3,285 @@ import MotionStreams
 
 /// Writes JSON into a reusable byte buffer: output lines are built without Strings, so writing
 /// one costs no allocation once the buffer has grown. Numbers read back to the same double:
-/// integers print without a fraction, others in Swift's shortest round-trip form; NaN and
-/// infinities print as null.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+/// integers print without a fraction, others in Swift's shortest round-trip form (the digits
+/// `Double.description` spells); NaN and infinities print as null.
+///
+/// Not copyable: the buffer is owned memory, written through a pointer (an array's append
+/// checks its capacity and uniqueness for every byte).
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written since the last `reset`.
+    public private(set) var count = 0
+    /// Stream names and their JSON: a name is escaped the first time it is written, not on
+    /// every line (see `name`).
+    private var names: [String] = []
+    private var namesJSON: [[UInt8]] = []
+    private static let cachedNames = 16, cachedNameBytes = 256
 
     public init(capacity: Int = 256) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A copy of what was written (tests, messages); `withBytes` lends it without copying.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
     }
 
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        if n > capacity &- count { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
+        let (needed, overflow) = count.addingReportingOverflow(n)
+        precondition(!overflow, "JSON text too long")
+        let newCapacity = Swift.max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.initialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func byte(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count &+= 1
+    }
+
+    private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress, !text.isEmpty else { return }
+        reserve(text.count)
+        (base + count).initialize(from: source, count: text.count)
+        count &+= text.count
+    }
+
+    /// Constant text, copied byte by byte: the pieces are short, shorter than a call to memcpy.
+    @inline(__always)
     public mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        let n = text.utf8CodeUnitCount
+        reserve(n)
+        let source = text.utf8Start, target = base + count
+        for i in 0..<n { target[i] = source[i] }
+        count &+= n
     }
 
     public mutating func number(_ n: Double) {
-        guard n.isFinite else { return raw("null") }
-        if n == n.rounded(), abs(n) < 1e15 {
-            integer(Int64(n))
-        } else {
-            // Shortest round-trip digits; up to 15 bytes stay an inline small String. Integral
-            // values from 1e15 to 2^53 come out as "1000000000000000.0": drop the ".0".
-            let text = n.description.utf8
-            bytes.append(contentsOf: text.count > 2 && text.suffix(2).elementsEqual(".0".utf8) ? text.dropLast(2) : text[...])
+        let magnitude = n.magnitude
+        // NaN fails this test too: the general path prints it as null.
+        guard magnitude < 1e15 else { return shortest(n) }
+        // Exact below 2^63 (and cheaper than `rounded`, a call into libm here).
+        let whole = Int64(n)
+        if Double(whole) == n { return integer(whole) }
+        if magnitude >= 1e-4, shortDecimal(n, magnitude) { return }
+        shortest(n)
+    }
+
+    /// Values whose shortest form has at most 15 significant digits and no exponent (most
+    /// coordinates and times): the fewest decimal places k whose rounded m = |n|·10^k reads back
+    /// as |n|. m below 10^15 and 10^k are exact doubles, so `m / 10^k` is rounded once, as parsing
+    /// the text would be: the check is exact. Below 10^15 the product's rounding cannot hide the
+    /// right m, and two candidates for one k would be closer than the double's spacing, so the
+    /// first k found spells the same digits as the shortest round-trip form. Anything else (more
+    /// digits, magnitudes below 10^-4 that print with an exponent) is left to `shortest`.
+    private mutating func shortDecimal(_ n: Double, _ magnitude: Double) -> Bool {
+        var scale = 1.0
+        var places = 0
+        while true {
+            scale *= 10
+            places &+= 1
+            let scaled = magnitude * scale
+            guard scaled < 1e15 else { return false }
+            // Round to nearest, exactly, for 0 ≤ scaled < 2^52.
+            let m = (scaled + 0x1p52) - 0x1p52
+            if m / scale == magnitude {
+                fixed(UInt64(m), places: places, negative: n < 0)
+                return true
+            }
         }
+    }
+
+    /// m·10^-places as "123.45" or "0.0012" (places ≥ 1, m < 10^15).
+    private mutating func fixed(_ m: UInt64, places: Int, negative: Bool) {
+        let length = (negative ? 1 : 0) &+ Swift.max(Self.digitCount(m), places &+ 1) &+ 1
+        reserve(length)
+        var p = base + (count &+ length)
+        var v = m
+        var left = places
+        while left >= 2 {
+            Self.pair(&p, v % 100)
+            v /= 100
+            left &-= 2
+        }
+        if left == 1 {
+            p -= 1
+            p.pointee = 48 &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        }
+        p -= 1
+        p.pointee = 46
+        Self.whole(&p, v)
+        if negative { base[count] = 45 }
+        count &+= length
+    }
+
+    /// How many digits v has.
+    @inline(__always)
+    private static func digitCount(_ v: UInt64) -> Int {
+        var n = 1
+        var limit: UInt64 = 10
+        while n < 20, v >= limit {
+            n &+= 1
+            limit &*= 10
+        }
+        return n
+    }
+
+    /// Writes v's digits (without leading zeros) to end at p, moving p to the first.
+    @inline(__always)
+    private static func whole(_ p: inout UnsafeMutablePointer<UInt8>, _ v: UInt64) {
+        var v = v
+        while v >= 100 {
+            pair(&p, v % 100)
+            v /= 100
+        }
+        if v >= 10 {
+            pair(&p, v)
+        } else {
+            p -= 1
+            p.pointee = 48 &+ UInt8(truncatingIfNeeded: v)
+        }
+    }
+
+    /// Writes two digits of `pair` (below 100) before p.
+    @inline(__always)
+    private static func pair(_ p: inout UnsafeMutablePointer<UInt8>, _ pair: UInt64) {
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899
+            """
+        let i = Int(truncatingIfNeeded: pair) &* 2
+        p -= 2
+        p[0] = pairs.utf8Start[i]
+        p[1] = pairs.utf8Start[i &+ 1]
+    }
+
+    /// The general case, in the digits Swift's shortest round-trip formatting spells, written
+    /// into the buffer without making a String.
+    private mutating func shortest(_ n: Double) {
+        guard n.isFinite else { return raw("null") }
+        reserve(ShortestDigits.limit)
+        let start = count
+        var digits = ShortestDigits(start: base + count)
+        n.write(to: &digits)
+        if digits.count <= ShortestDigits.limit {
+            count &+= digits.count
+        } else {
+            // Never the case for a Double (24 bytes at most); kept correct all the same.
+            append(Array(n.description.utf8))
+        }
+        // Integral values from 1e15 to 2^54 come out as "1000000000000000.0": drop the ".0".
+        if count - start > 2, base[count &- 2] == 46, base[count &- 1] == 48 { count &-= 2 }
+    }
+
+    private mutating func append(_ array: [UInt8]) {
+        array.withUnsafeBufferPointer { append($0) }
     }
 
     /// Input time as output lines carry it: in whole microseconds (the resolution of evdev
     /// timestamps), so sums such as 0.128 + 1 (a delay) print 1.128, not 1.1280000000000001.
     public mutating func time(_ t: Double) {
-        number(t.isFinite && abs(t) < 9e9 ? (t * 1_000_000).rounded() / 1_000_000 : t)
+        number(t.isFinite && abs(t) < 9e9 ? Self.roundedAway(t * 1_000_000) / 1_000_000 : t)
+    }
+
+    /// `x.rounded()` (ties away from zero) without calling into libm: below 2^52, adding and
+    /// taking away 2^52 rounds to nearest even, and a tie rounded down then moves up; from 2^52
+    /// on every double is whole already.
+    @inline(__always)
+    static func roundedAway(_ x: Double) -> Double {
+        let a = x.magnitude
+        guard a < 0x1p52 else { return x }
+        var r = (a + 0x1p52) - 0x1p52
+        if a - r == 0.5 { r += 1 }
+        return x < 0 ? -r : r
     }
 
     public mutating func integer(_ value: Int64) {
-        if value == 0 { return bytes.append(48) }
-        var v = value.magnitude
-        if value < 0 { bytes.append(45) }
-        let start = bytes.count
-        while v > 0 {
-            bytes.append(UInt8(48 + v % 10))
-            v /= 10
-        }
-        bytes[start...].reverse()
+        let length = (value < 0 ? 1 : 0) &+ Self.digitCount(value.magnitude)
+        reserve(length)
+        var p = base + (count &+ length)
+        Self.whole(&p, value.magnitude)
+        if value < 0 { base[count] = 45 }
+        count &+= length
     }
 
     public mutating func string(_ s: String) {
-        bytes.append(34)
-        for byte in s.utf8 {
-            switch byte {
-            case 34: raw("\\\"")
-            case 92: raw("\\\\")
-            case 10: raw("\\n")
-            case 13: raw("\\r")
-            case 9: raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(hex(byte >> 4))
-                bytes.append(hex(byte & 15))
-            default: bytes.append(byte)
-            }
+        var s = s
+        s.withUTF8 { escaped($0) }
+    }
+
+    /// `,"name":` and a stream's name. Scripts emit under a few names, each on many lines: this
+    /// text is kept for recent names and copied, not escaped again.
+    private mutating func nameField(_ s: String) {
+        for i in names.indices where names[i] == s {
+            return append(namesJSON[i])
         }
-        bytes.append(34)
+        let start = count
+        raw(",\"name\":")
+        string(s)
+        if names.count < Self.cachedNames, count - start <= Self.cachedNameBytes {
+            names.append(s)
+            namesJSON.append(Array(UnsafeBufferPointer(start: base + start, count: count - start)))
+        }
+    }
+
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // The longest escape, \u00XX, is 6 bytes; plus the quotes.
+        let (worst, overflow) = utf8.count.multipliedReportingOverflow(by: 6)
+        precondition(!overflow, "JSON text too long")
+        reserve(worst &+ 2)
+        var p = base + count
+        p.pointee = 34
+        p += 1
+        for byte in utf8 {
+            if byte >= 0x20, byte != 34, byte != 92 {
+                p.pointee = byte
+                p += 1
+                continue
+            }
+            p.pointee = 92
+            switch byte {
+            case 34: p[1] = 34
+            case 92: p[1] = 92
+            case 10: p[1] = 110
+            case 13: p[1] = 114
+            case 9: p[1] = 116
+            default:
+                p[1] = 117
+                p[2] = 48
+                p[3] = 48
+                p[4] = hex(byte >> 4)
+                p[5] = hex(byte & 15)
+                p += 4
+            }
+            p += 2
+        }
+        p.pointee = 34
+        p += 1
+        count = p - base
     }
 
     private func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 87 + nibble }
@@ -76,7 +291,7 @@ public struct JSONWriter {
         number(p.x)
         raw(",\"y\":")
         number(p.y)
-        bytes.append(125)
+        byte(125)
     }
 
     public mutating func value(_ value: MotionValue) {
@@ -89,21 +304,21 @@ public struct JSONWriter {
         case .point(let p): point(p)
         case .gesture(let g): gesture(g)
         case .array(let items):
-            bytes.append(91)
+            byte(91)
             for (i, item) in items.enumerated() {
-                if i > 0 { bytes.append(44) }
+                if i > 0 { byte(44) }
                 self.value(item)
             }
-            bytes.append(93)
+            byte(93)
         case .object(let fields):
-            bytes.append(123)
+            byte(123)
             for (i, field) in fields.enumerated() {
-                if i > 0 { bytes.append(44) }
+                if i > 0 { byte(44) }
                 string(field.key)
-                bytes.append(58)
+                byte(58)
                 self.value(field.value)
             }
-            bytes.append(125)
+            byte(125)
         case .pointerEvent(let e):
             raw("{\"id\":")
             integer(Int64(e.id))
@@ -119,9 +334,9 @@ public struct JSONWriter {
                 string(device.name)
                 raw(",\"kind\":")
                 string(device.kind)
-                bytes.append(125)
+                byte(125)
             }
-            bytes.append(125)
+            byte(125)
         }
     }
 
@@ -164,15 +379,14 @@ public struct JSONWriter {
         case .hold:
             break
         }
-        bytes.append(125)
+        byte(125)
     }
 
     /// An output line's value: `{"t":…,"name":…,"value":…}` and a newline.
     public mutating func valueLine(t: Double, name: String, value: MotionValue) {
         raw("{\"t\":")
         time(t)
-        raw(",\"name\":")
-        string(name)
+        nameField(name)
         raw(",\"value\":")
         self.value(value)
         raw("}\n")
@@ -182,8 +396,35 @@ public struct JSONWriter {
     public mutating func stateLine(t: Double, name: String, state: MotionState) {
         raw("{\"t\":")
         time(t)
-        raw(",\"name\":")
-        string(name)
+        nameField(name)
         state == .active ? raw(",\"state\":\"active\"}\n") : raw(",\"state\":\"atRest\"}\n")
+    }
+}
+
+/// Where `Double.write(to:)` puts its digits: straight into the writer's buffer.
+private struct ShortestDigits: TextOutputStream {
+    static let limit = 40
+    let start: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    init(start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        put(buffer)
+    }
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { put($0) }
+    }
+
+    /// Counts what does not fit without writing it, so the caller can tell.
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let source = bytes.baseAddress, count + bytes.count <= Self.limit {
+            (start + count).initialize(from: source, count: bytes.count)
+        }
+        count += bytes.count
     }
 }

@@ -88,6 +88,32 @@ if arguments.count > 2, arguments[1] == "decode" {
     exit(0)
 }
 
+/// `motionbench output N [long]`: N typical output lines (a point value line, then a gesture
+/// stream's state line, in turn) through the real JSONLinesOutput into /dev/null: the cost of
+/// writing output alone. Coordinates are short decimals, as input devices give them; `long`
+/// makes them full-precision doubles (computed velocities, sums such as 0.1 + 0.2).
+if arguments.count > 2, arguments[1] == "output" {
+    let lines = Int(arguments[2]) ?? 1
+    let long = arguments.count > 3 && arguments[3] == "long"
+    let null = open("/dev/null", O_WRONLY)
+    let output = JSONLinesOutput(fileDescriptor: null)
+    let position = "position", pan = "pan"
+    let start = now()
+    for i in 0..<lines {
+        let t = Double(i / 2) * 0.004
+        if i % 2 == 0 {
+            let d = Double(i / 2)
+            let p = long ? Point(x: 100 + d / 3, y: 200 - d * 0.1) : Point(x: 100 + d * 0.25, y: 200 + d * 0.125)
+            output.emit(t: t, name: position, value: .point(p))
+        } else {
+            output.emit(t: t, name: pan, state: i % 4 == 1 ? .active : .atRest)
+        }
+    }
+    output.flush()
+    print("output \(now() - start) \(lines) \(output.failure == nil ? "ok" : "failed")")
+    exit(output.failure == nil ? 0 : 1)
+}
+
 do {
     if only != "lua" {
         let swift = try runSwift()

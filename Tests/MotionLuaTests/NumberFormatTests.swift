@@ -51,6 +51,80 @@ import Testing
     }
 }
 
+/// The writer's own paths: decimals of up to 15 significant digits are spelled from an
+/// integer and a count of places, everything else by the standard library; integers straight.
+@Suite struct NumberFormatPathTests {
+    @Test func decimalsOfEveryLengthAndScaleMatchDescription() {
+        var generator = SplitMix64(seed: 0xdec1)
+        var failures: [Double] = []
+        for _ in 0..<100_000 {
+            let bits = generator.next()
+            let digits = Int(bits % 17) + 1  // 1 to 17 significant digits
+            let places = Int((bits >> 8) % 23)  // 10^0 to 10^-22
+            var m = generator.next() % 100_000_000_000_000_000
+            for _ in digits..<17 { m /= 10 }
+            var n = Double(m) / pow10(places)
+            if bits >> 63 == 1 { n = -n }
+            // The doubles on either side take other digits (and other paths).
+            for candidate in [n, n.nextUp, n.nextDown] where !NumberFormatTests.check(candidate) {
+                if failures.count < 5 { failures.append(candidate) }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.map { "\($0.bitPattern): \(JSONText.number($0)) vs \(NumberFormatTests.expected($0))" })")
+    }
+
+    @Test func boundariesOfEachPathMatchDescription() {
+        var values: [Double] = [
+            1e-4, 1e-5, 0.00012345, 9.99999e-5, 1e15, 1e15 - 0.125, 1e15 + 0.25, 999_999_999_999_999.9,
+            0.123456789012345, 0.1234567890123456, 12345678901234.5, 123456789012345.6, 4503599627370495.5,
+            0x1p52, 0x1p53, 0x1p53 + 2, 0x1p54, 0x1p63, -0x1p63, 9.223372036854775e18, 1e22, 1e23,
+            .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -0.0, 0.001, 0.3,
+        ]
+        for k in -25...25 { values.append(pow10(abs(k)) * (k < 0 ? -1 : 1)); values.append(1 / pow10(abs(k))) }
+        values += values.flatMap { [$0.nextUp, $0.nextDown, -$0] }
+        for n in values { #expect(NumberFormatTests.check(n), "\(n.bitPattern): \(JSONText.number(n)) vs \(NumberFormatTests.expected(n))") }
+    }
+
+    @Test func newPathsPrintExactly() {
+        let cases: [(Double, String)] = [
+            (0.0001, "0.0001"), (1e-5, "1e-05"), (9.999999999999999e-05, "9.999999999999999e-05"),
+            (-0.00012345, "-0.00012345"), (-0.001, "-0.001"), (123.456, "123.456"), (2.5, "2.5"), (-2.5, "-2.5"),
+            (100.25, "100.25"), (0.123456789012345, "0.123456789012345"), (999_999_999_999_999.9, "999999999999999.9"),
+            (0x1p63, "9.223372036854776e+18"), (-0x1p63, "-9.223372036854776e+18"), (-1234567, "-1234567"),
+            (Double(Int64.max), "9.223372036854776e+18"), (-999_999_999_999_999, "-999999999999999"),
+        ]
+        for (n, text) in cases { #expect(JSONText.number(n) == text, "\(n)") }
+    }
+
+    /// Times print in whole microseconds, rounded half away from zero as `rounded()` does.
+    @Test func timesRoundToMicrosecondsAsRoundedDoes() {
+        var generator = SplitMix64(seed: 0x7135)
+        var failures: [Double] = []
+        for i in 0..<100_000 {
+            let bits = generator.next()
+            let t: Double
+            switch i % 4 {
+            case 0: t = (Double(bits % 10_000_000_000) + 0.5) / 1_000_000  // ties, where representable
+            case 1: t = Double(bits % 1_000_000_000_000) / 1_000_000_000 * (bits >> 63 == 1 ? -1 : 1)
+            case 2: t = Double(bitPattern: bits)  // any double, beyond 9e9, NaN
+            default: t = Double(bits % 100_000) * 0.004 + Double(bits >> 40 % 3) * 0.1
+            }
+            var writer = JSONWriter()
+            writer.time(t)
+            let expected = NumberFormatTests.expected(t.isFinite && abs(t) < 9e9 ? (t * 1_000_000).rounded() / 1_000_000 : t)
+            if String(decoding: writer.bytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
+        }
+        #expect(failures.isEmpty, "\(failures.map { "\($0.bitPattern)" })")
+    }
+
+    /// Exact powers of ten, as literals give them (10^k for k ≤ 22 is a double exactly).
+    func pow10(_ k: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
+}
+
 /// A small deterministic generator, so a failure names a value that reproduces.
 struct SplitMix64 {
     var state: UInt64
