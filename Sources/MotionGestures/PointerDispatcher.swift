@@ -13,6 +13,11 @@ public final class PointerDispatcher {
     public private(set) var time: Double = 0
     /// The recognizers frames go to, in creation order.
     public private(set) var recognizers: [GestureRecognizer] = []
+    /// The same recognizers, held by `recognizers`: frames reach them without a retain and a
+    /// release of each per frame. Recognizers are only ever added, so walking this by index up
+    /// to the count at the start of a walk sees exactly the recognizers there were then, even if
+    /// one is added meanwhile (a script making a recognizer from a callback).
+    private var reached: [Unmanaged<GestureRecognizer>] = []
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
     private var pointerListeners = ListenerList<(PointerEvent) -> Void>()
@@ -25,13 +30,17 @@ public final class PointerDispatcher {
     /// Adds a recognizer: it sees every later frame.
     public func add(_ recognizer: GestureRecognizer) {
         recognizers.append(recognizer)
+        reached.append(Unmanaged.passUnretained(recognizer))
     }
 
     /// Advances time to the frame's and hands it to every recognizer, then to pointer listeners.
     public func dispatch(_ frame: Frame) {
         advance(to: frame.t)
-        for recognizer in recognizers {
-            recognizer.handle(frame)
+        let count = reached.count
+        var i = 0
+        while i < count {
+            reached[i]._withUnsafeGuaranteedRef { $0.handle(frame) }
+            i += 1
         }
         if !pointerListeners.isEmpty {
             for event in frame.events {
@@ -44,8 +53,11 @@ public final class PointerDispatcher {
     /// creation order, then `clock` runs the actions due by then.
     public func advance(to t: Double) {
         if t.isFinite && t > time { time = t }
-        for recognizer in recognizers {
-            recognizer.advance(to: t)
+        let count = reached.count
+        var i = 0
+        while i < count {
+            reached[i]._withUnsafeGuaranteedRef { $0.advance(to: t) }
+            i += 1
         }
         clock.advance(to: t)
     }

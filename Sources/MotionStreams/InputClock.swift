@@ -38,8 +38,9 @@ public final class InputClock {
     /// `advance(to: .infinity)` at the end of input runs everything still pending, each at its
     /// own time, and leaves `now` at the last of them.
     public func advance(to time: Double) {
-        while let first = pending.first, first.time <= time {
-            pending.removeFirst()
+        // Only the time is looked at before an action is due: no copy of the action per frame.
+        while !pending.isEmpty, pending[0].time <= time {
+            let first = pending.removeFirst()
             if first.time > now { now = first.time }
             first.action()
         }

@@ -51,4 +51,12 @@ public struct ListenerList<Listener> {
     public func forEach(_ body: (Listener) -> Void) {
         for entry in entries { body(entry.listener) }
     }
+
+    /// The listener when there is exactly one, else nil. An emitter with one listener (the
+    /// usual case) calls it without taking a snapshot of the list: the listener itself is
+    /// copied, so it lives through its call even if it removes itself.
+    @inlinable
+    public var only: Listener? {
+        entries.count == 1 ? entries[0].listener : nil
+    }
 }

@@ -17,6 +17,11 @@ public final class ReactiveProperty<T> {
     @inlinable
     public func write(_ newValue: T) {
         value = newValue
+        if observers.isEmpty { return }
+        if let only = observers.only {
+            only.next(newValue)
+            return
+        }
         // Iterate a copy: an observer may unsubscribe (or subscribe) while we notify.
         observers.forEach { $0.next(newValue) }
     }

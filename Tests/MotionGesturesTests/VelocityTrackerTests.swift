@@ -48,4 +48,73 @@ import MotionStreams
         #expect(close(tracker.velocity(at: 0.2).x, expected, 1e-6))
         #expect(expected < 800)  // a window of only the last 32 samples would read 1000
     }
+
+    /// The definition the tracker's running sums stand for: a least-squares fit over the last
+    /// (at most 128) samples back from the newest, as long as they are within the window.
+    private static func fit(_ samples: [(t: Double, x: Double)]) -> Double {
+        guard let newest = samples.last else { return 0 }
+        var n = 0.0, st = 0.0, sx = 0.0, stt = 0.0, stx = 0.0
+        for s in samples.suffix(128).reversed() {
+            let t = s.t - newest.t
+            if t < -VelocityTracker.window - 1e-9 { break }
+            let x = s.x - newest.x
+            n += 1; st += t; sx += x; stt += t * t; stx += t * x
+        }
+        let denominator = n * stt - st * st
+        return n >= 2 && denominator > 1e-18 ? (n * stx - st * sx) / denominator : 0
+    }
+
+    @Test func aLongIrregularDragFitsItsWindowOnEverySample() {
+        // 20,000 samples far from the origin, at intervals from 0 (equal times) to 30 ms, with
+        // stretches at 2 kHz (more samples than the ring holds in 100 ms) and resets.
+        var tracker = VelocityTracker()
+        var samples: [(t: Double, x: Double)] = []
+        var t = 5000.0, x = 1e6
+        var worst = 0.0
+        for k in 0..<20_000 {
+            if k % 4999 == 4998 { tracker.reset(); samples.removeAll() }
+            let step = [0.0, 0.0005, 0.008, 0.016, 0.03][(k * 7 + k / 1000) % 5]
+            t += k / 2000 % 3 == 1 ? 0.0005 : step
+            x += Double((k * 37) % 23) - 11
+            tracker.add(t: t, x: x)
+            samples.append((t, x))
+            let expected = Self.fit(samples)
+            let v = tracker.velocity(at: t).x
+            worst = max(worst, abs(v - expected) / max(1, abs(expected)))
+        }
+        #expect(worst < 1e-9)
+    }
+
+    @Test func timesThatGoBackAreFittedAsTheWindowStands() {
+        var tracker = VelocityTracker()
+        let samples: [(t: Double, x: Double)] = [(0, 0), (0.016, 10), (0.010, 20), (0.032, 30), (0.04, 45)]
+        for (k, s) in samples.enumerated() {
+            tracker.add(t: s.t, x: s.x)
+            #expect(tracker.velocity(at: s.t).x == Self.fit(Array(samples[...k])))
+        }
+    }
+
+    @Test func aNonFiniteSampleGivesWhatTheFitGives() {
+        var tracker = VelocityTracker()
+        tracker.add(t: 0, x: 0)
+        tracker.add(t: 0.016, x: 10)
+        tracker.add(t: 0.032, x: .nan)
+        #expect(tracker.velocity(at: 0.032).x.isNaN)
+        tracker.add(t: 0.2, x: 30)
+        tracker.add(t: 0.216, x: 40)
+        #expect(close(tracker.velocity(at: 0.216).x, 625, 1e-9))
+    }
+
+    @Test func aCopyKeepsItsOwnSamples() {
+        var tracker = VelocityTracker()
+        tracker.add(t: 0, x: 0)
+        tracker.add(t: 0.016, x: 10)
+        var copy = tracker
+        copy.add(t: 0.032, x: 100)
+        #expect(close(tracker.velocity(at: 0.032).x, 625, 1e-9))
+        #expect(copy.velocity(at: 0.032).x > 2000)
+        tracker.reset()
+        #expect(tracker.velocity(at: 0.032) == .zero)
+        #expect(copy.velocity(at: 0.032).x > 2000)
+    }
 }

@@ -81,18 +81,23 @@ open class GestureRecognizer {
             || value.state == .recognized {
             value.state = .possible  // the silent reset after a final state
         }
-        lifted.removeAll(keepingCapacity: true)
+        if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }
         wasCancelled = false
-        if pointers.isEmpty { peakPointers = 0 }
-        let capacity = fingers == nil ? maximumPointers : Int.max
-        for i in pointers.indices {
-            pointers[i].start = pointers[i].position
-            pointers[i].existedBefore = true
+        if pointers.isEmpty {
+            peakPointers = 0
+        } else {
+            pointers.withUnsafeMutableBufferPointer { tracked in
+                for i in tracked.indices {
+                    tracked[i].start = tracked[i].position
+                    tracked[i].existedBefore = true
+                }
+            }
         }
         var touched = false
         for event in frame.events {
             switch event.phase {
             case .down:
+                let capacity = fingers == nil ? maximumPointers : Int.max
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
                       index(of: event.id) == nil, element.contains(event.point), accepts(event.device) else { continue }
                 pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
@@ -224,7 +229,11 @@ open class GestureRecognizer {
                 return
             }
         }
-        listeners.forEach { $0(value) }
+        if let only = listeners.only {
+            only(value)
+        } else {
+            listeners.forEach { $0(value) }
+        }
     }
 
     /// Waits for `other` to fail before this gesture begins or is recognized: while `other` is
@@ -278,15 +287,20 @@ open class GestureRecognizer {
 
     /// Centroid of the tracked pointers (screen space); `.zero` with none.
     public var centroid: Point {
-        guard !pointers.isEmpty else { return .zero }
+        let count = pointers.count
+        guard count > 0 else { return .zero }
         var sum = Point.zero
-        for pointer in pointers { sum = sum + pointer.position }
-        return sum / Double(pointers.count)
+        var i = 0
+        while i < count {
+            sum = sum + pointers[i].position
+            i += 1
+        }
+        return sum / Double(count)
     }
 
     /// Whether the set of tracked pointers changed in this frame (a re-base is due).
     public var pointerSetChanged: Bool {
-        !lifted.isEmpty || pointers.contains { !$0.existedBefore }
+        !lifted.isEmpty || pointers.withUnsafeBufferPointer { $0.contains { !$0.existedBefore } }
     }
 
     /// Mean movement in this frame of the pointers that were tracked before it, lifted ones
@@ -307,7 +321,9 @@ open class GestureRecognizer {
 
     @inline(__always)
     private func index(of id: Int) -> Int? {
-        for i in pointers.indices where pointers[i].id == id { return i }
-        return nil
+        pointers.withUnsafeBufferPointer { tracked in
+            for i in tracked.indices where tracked[i].id == id { return i }
+            return nil
+        }
     }
 }

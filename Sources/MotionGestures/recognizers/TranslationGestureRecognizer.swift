@@ -52,6 +52,7 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
 
     public override func process(t: Double) {
         let previous = value.translation
+        let centroid = self.centroid
         if pointerSetChanged {
             value.translation = previous + meanMovementOfPersistingPointers
             reference = centroid - value.translation
