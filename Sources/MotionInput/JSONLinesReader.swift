@@ -10,6 +10,10 @@ public final class JSONLinesReader: FrameSource {
     private var lastTime = -Double.infinity
     /// Pointers down now, with their last position (for the final cancel).
     private var down: [Int: (x: Double, y: Double)] = [:]
+    /// Where the pointer that moved last sits in `down`: most lines move the same pointer as the
+    /// line before, which then costs no hashing. Forgotten whenever `down` gains or loses a key
+    /// (which moves its entries).
+    private var lastMoved: (id: Int, index: Dictionary<Int, (x: Double, y: Double)>.Index)?
     /// Reused for every frame: once the caller has let go of the last frame, no allocation.
     private var events: [PointerEvent] = []
 
@@ -45,6 +49,7 @@ public final class JSONLinesReader: FrameSource {
         let t = lastTime - firstTime
         let events = down.keys.sorted().map { PointerEvent(t: t, id: $0, phase: .cancel, x: down[$0]!.x, y: down[$0]!.y) }
         down.removeAll()
+        lastMoved = nil
         return Frame(t: t, events: events)
     }
 
@@ -65,15 +70,21 @@ public final class JSONLinesReader: FrameSource {
             event.t = t
             switch event.phase {
             case .down:
+                lastMoved = nil
                 if down.updateValue((event.x, event.y), forKey: event.id) != nil {
                     throw InputError(file: path, line: line, "pointer \(event.id) goes down twice without going up")
                 }
             case .move:
-                if down.updateValue((event.x, event.y), forKey: event.id) == nil {
-                    down[event.id] = nil
+                if let last = lastMoved, last.id == event.id {
+                    down.values[last.index] = (event.x, event.y)
+                } else if let index = down.index(forKey: event.id) {
+                    down.values[index] = (event.x, event.y)
+                    lastMoved = (event.id, index)
+                } else {
                     throw InputError(file: path, line: line, "move for pointer \(event.id), which is not down")
                 }
             case .up, .cancel:
+                lastMoved = nil
                 if down.removeValue(forKey: event.id) == nil {
                     throw InputError(file: path, line: line, "\(event.phase.rawValue) for pointer \(event.id), which is not down")
                 }
@@ -88,6 +99,15 @@ public final class JSONLinesReader: FrameSource {
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> PointerEvent {
+        let f = try JSONLinesEventLine.parse(bytes) ?? parseGenerally(bytes)
+        guard f.id == f.id.rounded(), abs(f.id) < 1e15 else {
+            throw InputError(file: path, line: reader.lineNumber, "field \"id\" must be an integer")
+        }
+        return PointerEvent(t: f.t, id: Int(f.id), phase: f.phase, x: f.x, y: f.y)
+    }
+
+    /// Any object: extra fields, escapes, exponents; every error with its reason.
+    func parseGenerally(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONLinesFields {
         var t: Double?, id: Double?, x: Double?, y: Double?
         var phase: PointerPhase?
         let line = reader.lineNumber
@@ -129,9 +149,6 @@ public final class JSONLinesReader: FrameSource {
         guard missing.isEmpty, let t, let id, let phase, let x, let y else {
             throw InputError(file: path, line: line, "missing field\(missing.count > 1 ? "s" : "") \(missing.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
-        guard id == id.rounded(), abs(id) < 1e15 else {
-            throw InputError(file: path, line: line, "field \"id\" must be an integer")
-        }
-        return PointerEvent(t: t, id: Int(id), phase: phase, x: x, y: y)
+        return JSONLinesFields(t: t, id: id, phase: phase, x: x, y: y)
     }
 }

@@ -93,3 +93,64 @@ private func record(_ sec: Int64, _ usec: Int64, _ type: UInt16, _ code: UInt16,
         #expect(r.general == nil)
     }
 }
+
+private func jsonLine(_ line: String) -> (fast: JSONLinesFields?, general: JSONLinesFields?) {
+    let reader = JSONLinesReader(input: InputBytes(path: "t", bytes: []))
+    return Array(line.utf8).withUnsafeBufferPointer { (JSONLinesEventLine.parse($0), try? reader.parseGenerally($0)) }
+}
+
+private func bits(_ f: JSONLinesFields?) -> [UInt64]? {
+    f.map { [$0.t.bitPattern, $0.id.bitPattern, $0.x.bitPattern, $0.y.bitPattern] }
+}
+
+@Suite struct FastJSONLineTests {
+    @Test(arguments: [
+        ("{\"t\":0.004,\"id\":1,\"phase\":\"move\",\"x\":0.25,\"y\":0.125}", JSONLinesFields(t: 0.004, id: 1, phase: .move, x: 0.25, y: 0.125)),
+        (" { \"y\" : -0.0 , \"x\":-12.375,\"phase\":\"cancel\",\"id\":007,\"t\":123456789.012345 } \r",
+         JSONLinesFields(t: 123456789.012345, id: 7, phase: .cancel, x: -12.375, y: -0.0)),
+        ("{\"t\":1,\"t\":2,\"id\":3,\"phase\":\"up\",\"phase\":\"down\",\"x\":0,\"y\":999999999999999}",
+         JSONLinesFields(t: 2, id: 3, phase: .down, x: 0, y: 999_999_999_999_999)),
+        ("{\"t\":0.000000000000000001,\"id\":-1,\"phase\":\"up\",\"x\":1.5,\"y\":2}", JSONLinesFields(t: 1e-18, id: -1, phase: .up, x: 1.5, y: 2)),
+    ])
+    func linesAsProgramsWriteThem(line: String, expected: JSONLinesFields) {
+        let r = jsonLine(line)
+        #expect(r.fast == expected)
+        #expect(bits(r.fast) == bits(r.general))
+        #expect(r.fast?.phase == r.general?.phase)
+        // Negative zero stays negative: the bits agree, not just the values.
+        #expect(r.fast.map { $0.y.sign } == expected.y.sign)
+    }
+
+    @Test(arguments: [
+        "{\"t\":1e3,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}",
+        "{\"t\":1E3,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0.1234567890123456,\"y\":0}",  // 16 significant digits
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0.00000000000000000000001,\"y\":0}",  // 23 decimals
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0.0000000000000000000001,\"y\":0}",  // 20 digits
+        "{\"t\":1,\"id\":1,\"phase\":\"mo\\u0076e\",\"x\":0,\"y\":0}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0,\"pressure\":0.5}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0,\"meta\":{\"a\":[1,2]}}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":.5,\"y\":0}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":-.5,\"y\":0}",
+        "{\"t\":1.,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}",  // the standard library reads "1."
+    ])
+    func spellingsLeftToTheGeneralParser(line: String) {
+        let r = jsonLine(line)
+        #expect(r.fast == nil)
+        #expect(r.general != nil)
+    }
+
+    @Test(arguments: [
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0}", "{\"t\":1,\"id\":1,\"phase\":\"hover\",\"x\":0,\"y\":0}",
+        "{\"t\":\"1\",\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}", "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0} x",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0,}",
+        "{\"t\":1.2.3,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}", "{\"t\":--1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0", "{}", "", "{\"t\":1,\"id\":1,\"phase\":\"move\" \"x\":0,\"y\":0}",
+        "{\"t\":1,\"id\":1,\"phase\":\"move\",\"x\":0,\"y\":0}}", "{\"t\":1,\"id\":1,\"phase\":move,\"x\":0,\"y\":0}",
+    ])
+    func linesNeitherAccepts(line: String) {
+        let r = jsonLine(line)
+        #expect(r.fast == nil)
+        #expect(r.general == nil)
+    }
+}

@@ -14,7 +14,9 @@ enum FuzzHarness {
 
     static func run(_ target: String, _ data: [UInt8]) {
         switch target {
-        case "jsonl": decode(data, .jsonLines)
+        case "jsonl":
+            decode(data, .jsonLines)
+            jsonFastPathAgrees(data)
         case "evemu":
             decode(data, .evemu)
             fastPathsAgree(data)
@@ -76,6 +78,23 @@ enum FuzzHarness {
                 let row = UnsafeBufferPointer(rebasing: bytes[(bytes.firstIndex { $0 != 32 } ?? bytes.count)...])
                 if let fast = LibinputEventRow.parse(row), fast != LibinputRecordingReader.parseRowGenerally(row) {
                     fail("libinput fast path read \(fast) from \(Array(row)), the general parser \(String(describing: LibinputRecordingReader.parseRowGenerally(row)))")
+                }
+            }
+        }
+    }
+
+    /// The JSON Lines fast path accepts only lines the general parser reads, to the same bits.
+    static func jsonFastPathAgrees(_ data: [UInt8]) {
+        let reader = JSONLinesReader(input: InputBytes(path: "fuzz", bytes: []))
+        for line in data.split(separator: 10, omittingEmptySubsequences: false) {
+            Array(line).withUnsafeBufferPointer { bytes in
+                guard let fast = JSONLinesEventLine.parse(bytes) else { return }
+                guard let general = try? reader.parseGenerally(bytes) else {
+                    fail("JSON fast path read \(fast) from \(Array(bytes)), which the general parser rejects")
+                }
+                let bits = { (f: JSONLinesFields) in [f.t.bitPattern, f.id.bitPattern, f.x.bitPattern, f.y.bitPattern] }
+                if bits(fast) != bits(general) || fast.phase != general.phase {
+                    fail("JSON fast path read \(fast) from \(Array(bytes)), the general parser \(general)")
                 }
             }
         }

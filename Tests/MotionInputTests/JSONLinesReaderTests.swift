@@ -38,6 +38,39 @@ private func file(_ text: String) -> String {
         #expect(frames[2] == Frame(t: 0.5, events: [PointerEvent(t: 0.5, id: 3, phase: .cancel, x: 5, y: 6)]))
     }
 
+    @Test func interleavedPointersKeepTheirOwnLastPositions() throws {
+        // Moves alternate between pointers, one lifts and comes back, and each is cancelled at the
+        // end where it last was.
+        let frames = try JSONLinesReader(path: file("""
+            {"t":0,"id":1,"phase":"down","x":1,"y":1}
+            {"t":1,"id":1,"phase":"move","x":2,"y":2}
+            {"t":2,"id":2,"phase":"down","x":10,"y":10}
+            {"t":3,"id":1,"phase":"move","x":3,"y":3}
+            {"t":4,"id":2,"phase":"move","x":11,"y":11}
+            {"t":5,"id":2,"phase":"move","x":12,"y":12}
+            {"t":6,"id":1,"phase":"up","x":3,"y":3}
+            {"t":7,"id":2,"phase":"move","x":13,"y":13}
+            {"t":8,"id":1,"phase":"down","x":4,"y":4}
+            {"t":9,"id":2,"phase":"move","x":14,"y":14}
+            {"t":10,"id":1,"phase":"move","x":5,"y":5}
+            """)).readAll()
+        #expect(frames.count == 12)
+        #expect(frames[11] == Frame(t: 10, events: [PointerEvent(t: 10, id: 1, phase: .cancel, x: 5, y: 5),
+                                                    PointerEvent(t: 10, id: 2, phase: .cancel, x: 14, y: 14)]))
+    }
+
+    @Test func moveForAPointerThatJustLiftedIsAnError() throws {
+        let path = file("""
+            {"t":0,"id":1,"phase":"down","x":1,"y":1}
+            {"t":1,"id":1,"phase":"move","x":2,"y":2}
+            {"t":2,"id":1,"phase":"up","x":2,"y":2}
+            {"t":3,"id":1,"phase":"move","x":3,"y":3}
+            """)
+        #expect(throws: InputError(file: path, line: 4, "move for pointer 1, which is not down")) {
+            _ = try JSONLinesReader(path: path).readAll()
+        }
+    }
+
     @Test(arguments: [
         ("{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}\n{\"t\":0.1,\"id\":1,\"phase\":\"wiggle\",\"x\":1,\"y\":2}",
          ":2: unknown phase \"wiggle\" (expected down, move, up or cancel)"),

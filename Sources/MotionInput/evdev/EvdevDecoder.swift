@@ -58,6 +58,9 @@ public final class EvdevDecoder {
     private var firstSec: Int64 = 0
     private var firstUsec: Int64 = 0
     private var lastT = 0.0
+    /// The timestamp whose time is `lastT`: the events of a frame share one, so most events skip
+    /// the arithmetic and the checks (their time is `lastT`, already checked).
+    private var lastStamp: (sec: Int64, usec: Int64)?
 
     private enum MultiTouch { case none, a, b }
     private var protocolMT: MultiTouch = .none
@@ -143,15 +146,20 @@ public final class EvdevDecoder {
             firstSec = e.sec
             firstUsec = e.usec
         }
-        let t = InputTime.seconds(sec: e.sec, usec: e.usec, sinceSec: firstSec, usec: firstUsec)
-        if let problem = InputTime.problem(t, after: lastT) {
-            // Files: an error at its place, as in every format. Live devices: a clock that stepped
-            // back (or a corrupt timestamp) holds time where it was, so output stays in order.
-            if strict || !t.isFinite || abs(t) >= InputTime.maxSpan {
-                throw Failure(message: problem, place: place)
-            }
+        if let stamp = lastStamp, stamp.sec == e.sec, stamp.usec == e.usec {
+            // The time of the previous event: lastT, already checked.
         } else {
-            lastT = t
+            let t = InputTime.seconds(sec: e.sec, usec: e.usec, sinceSec: firstSec, usec: firstUsec)
+            if let problem = InputTime.problem(t, after: lastT) {
+                // Files: an error at its place, as in every format. Live devices: a clock that stepped
+                // back (or a corrupt timestamp) holds time where it was, so output stays in order.
+                if strict || !t.isFinite || abs(t) >= InputTime.maxSpan {
+                    throw Failure(message: problem, place: place)
+                }
+            } else {
+                lastT = t
+                lastStamp = (e.sec, e.usec)
+            }
         }
         switch e.type {
         case EV.SYN:
@@ -173,6 +181,7 @@ public final class EvdevDecoder {
                     firstSec = e.sec
                     firstUsec = e.usec
                     lastT = 0
+                    lastStamp = (e.sec, e.usec)
                 }
                 return try commit()
             case SYN.MT_REPORT:

@@ -95,7 +95,16 @@ struct ProtocolBSlots {
                 break
             }
         }
-        if changed.count > 1 { changed.sort() }
+        // Insertion sort: a frame changes a few slots, often already in order.
+        for k in changed.indices.dropFirst() {
+            let v = changed[k]
+            var j = k
+            while j > 0, changed[j - 1] > v {
+                changed[j] = changed[j - 1]
+                j -= 1
+            }
+            changed[j] = v
+        }
         // In slot order, as before: the order of the emitted changes is the slots' order.
         for i in changed {
             let s = slots[i]
