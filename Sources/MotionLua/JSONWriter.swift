@@ -85,40 +85,127 @@ public struct JSONWriter: ~Copyable {
         // Exact below 2^63 (and cheaper than `rounded`, a call into libm here).
         let whole = Int64(n)
         if Double(whole) == n { return integer(whole) }
-        if magnitude >= 1e-4, shortDecimal(n, magnitude) { return }
+        if magnitude >= 1e-4, shortDecimal(n, magnitude) || exactDecimal(n, magnitude) { return }
         shortest(n)
     }
 
-    /// Values whose shortest form has at most 15 significant digits and no exponent (most
-    /// coordinates and times): the fewest decimal places k whose rounded m = |n|·10^k reads back
-    /// as |n|. m below 10^15 and 10^k are exact doubles, so `m / 10^k` is rounded once, as parsing
-    /// the text would be: the check is exact. Below 10^15 the product's rounding cannot hide the
-    /// right m, and two candidates for one k would be closer than the double's spacing, so the
-    /// first k found spells the same digits as the shortest round-trip form. Anything else (more
-    /// digits, magnitudes below 10^-4 that print with an exponent) is left to `shortest`.
+    /// Decimals with few places (coordinates, times in microseconds): the fewest places k whose
+    /// rounded m = |n|·10^k reads back as |n|. m below 10^15 and 10^k are exact doubles, so
+    /// `m / 10^k` is rounded once, as parsing the text would be: the check is exact. Below 10^15
+    /// the product's rounding cannot hide the right m, and two candidates for one k would be
+    /// closer than the double's spacing, so a failed k has no decimal that reads back, and the
+    /// first k found spells the digits of the shortest round-trip form. Gives up after
+    /// `quickPlaces` places (then `exactDecimal` searches).
+    private static let quickPlaces = 6
+
     private mutating func shortDecimal(_ n: Double, _ magnitude: Double) -> Bool {
         var scale = 1.0
+        var power: UInt64 = 1
         var places = 0
         while true {
             scale *= 10
+            power &*= 10
             places &+= 1
             let scaled = magnitude * scale
-            guard scaled < 1e15 else { return false }
+            // Past a few places the exact search is cheaper (and never wrong).
+            guard scaled < 1e15, places <= Self.quickPlaces else { return false }
             // Round to nearest, exactly, for 0 ≤ scaled < 2^52.
             let m = (scaled + 0x1p52) - 0x1p52
             if m / scale == magnitude {
-                fixed(UInt64(m), places: places, negative: n < 0)
+                // The integer part is |n|'s: a whole number between n and m·10^-places would
+                // round to n, and n is not whole. Checked all the same (else the general path).
+                let digits = UInt64(m), whole = UInt64(magnitude)
+                let (wholePart, overflow) = whole.multipliedReportingOverflow(by: power)
+                guard !overflow, wholePart <= digits, digits &- wholePart < power else { return false }
+                fixed(whole: whole, fraction: digits &- wholePart, places: places, negative: n < 0)
                 return true
             }
         }
     }
 
-    /// m·10^-places as "123.45" or "0.0012" (places ≥ 1, m < 10^15).
-    private mutating func fixed(_ m: UInt64, places: Int, negative: Bool) {
-        let length = (negative ? 1 : 0) &+ Swift.max(Self.digitCount(m), places &+ 1) &+ 1
+    /// What `shortDecimal` leaves in its range (1e-4 ≤ |n| < 1e15, not whole), such as
+    /// 0.30000000000000004, in exact integer arithmetic. The reals that read back as |n| lie
+    /// halfway to each neighbour at most; scaled to 17 significant digits, the decimals inside
+    /// that interval are the integers from `low` to `high`. Dropping digits while the interval
+    /// still holds a multiple of ten leaves the fewest digits; of those decimals the one closest
+    /// to |n| is taken (a tie to the even digit), as the shortest round-trip form does. False
+    /// sends the number to the standard library.
+    private mutating func exactDecimal(_ n: Double, _ magnitude: Double) -> Bool {
+        // |n| = 4f · 2^-shift; the interval's ends are 4f - below and 4f + 2 in those units
+        // (a power of two has a closer neighbour below). An odd f loses ties at the ends.
+        let f = UInt64(magnitude.significandBitPattern) | (1 << 52)
+        let shift = 1077 &- Int(magnitude.exponentBitPattern)
+        guard shift > 1, shift < 100 else { return false }
+        let center = UInt128(f) << 2
+        let below: UInt128 = magnitude.significandBitPattern == 0 ? 1 : 2
+        let unit = UInt128(1) << shift
+        // The power of ten of the first significant digit, perhaps one off: one too small gives
+        // 18 digits to drop from, one too big fails below (and the library prints the number).
+        var exponent = -1
+        if magnitude >= 1 {
+            exponent = Self.digitCount(UInt64(magnitude)) &- 1
+        } else {
+            var x = magnitude
+            while x < 0.1, exponent > -6 {
+                x *= 10
+                exponent &-= 1
+            }
+        }
+        var places = 16 &- exponent
+        guard places >= 1, places <= 21 else { return false }
+        let power = places <= 19
+            ? UInt128(Self.powersOfTen[places])
+            : UInt128(Self.powersOfTen[19]) * UInt128(Self.powersOfTen[places &- 19])
+        // 10^21 · 2^55 < 2^128: nothing here overflows.
+        let low = (center - below) * power, high = (center + 2) * power, exact = center * power
+        var first = (low + unit - 1) >> shift, last = high >> shift
+        if f & 1 == 1 {
+            if first << shift == low { first += 1 }
+            if last << shift == high { last -= 1 }
+        }
+        guard first <= last, last <= UInt128(UInt64.max) else { return false }
+        var lo = UInt64(first), hi = UInt64(last)
+        var m = UInt64(exact >> shift)
+        let rest = exact & (unit - 1)
+        // What m leaves out of the exact value: the digits dropped and the fraction below them.
+        var dropped: UInt64 = 0, zerosBelowDropped = rest == 0, droppedAny = false
+        while places > 1, (lo + 9) / 10 <= hi / 10 {
+            lo = (lo + 9) / 10
+            hi /= 10
+            zerosBelowDropped = zerosBelowDropped && dropped == 0
+            dropped = m % 10
+            m /= 10
+            places &-= 1
+            droppedAny = true
+        }
+        let roundUp = droppedAny
+            ? dropped > 5 || (dropped == 5 && (!zerosBelowDropped || m & 1 == 1))
+            : rest > unit / 2 || (rest == unit / 2 && m & 1 == 1)
+        if roundUp { m += 1 }
+        m = Swift.min(Swift.max(m, lo), hi)
+        if places >= 20 {
+            fixed(whole: 0, fraction: m, places: places, negative: n < 0)
+        } else {
+            let scale = Self.powersOfTen[places]
+            fixed(whole: m / scale, fraction: m % scale, places: places, negative: n < 0)
+        }
+        return true
+    }
+
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+        1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
+
+    /// whole.fraction, the fraction in exactly `places` digits: "123.45", "0.0012".
+    @inline(__always)
+    private mutating func fixed(whole: UInt64, fraction: UInt64, places: Int, negative: Bool) {
+        let length = (negative ? 1 : 0) &+ Self.digitCount(whole) &+ 1 &+ places
         reserve(length)
         var p = base + (count &+ length)
-        var v = m
+        var v = fraction
         var left = places
         while left >= 2 {
             Self.pair(&p, v % 100)
@@ -127,12 +214,11 @@ public struct JSONWriter: ~Copyable {
         }
         if left == 1 {
             p -= 1
-            p.pointee = 48 &+ UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
+            p.pointee = 48 &+ UInt8(truncatingIfNeeded: v)
         }
         p -= 1
         p.pointee = 46
-        Self.whole(&p, v)
+        Self.whole(&p, whole)
         if negative { base[count] = 45 }
         count &+= length
     }

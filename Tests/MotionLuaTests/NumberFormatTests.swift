@@ -73,6 +73,21 @@ import Testing
         #expect(failures.isEmpty, "\(failures.map { "\($0.bitPattern): \(JSONText.number($0)) vs \(NumberFormatTests.expected($0))" })")
     }
 
+    /// Any significand at the exponents printed without an exponent (1e-4 to 1e15): mostly
+    /// 16 and 17 digits, the exact search's work, with its ties and powers of two.
+    @Test func fullPrecisionDoublesPrintedWithoutExponentMatchDescription() {
+        var generator = SplitMix64(seed: 0xf17ed)
+        var failures: [Double] = []
+        for i in 0..<100_000 {
+            let bits = generator.next()
+            let exponent = UInt(1023 - 14) + UInt(bits % 64)
+            let significand = i % 10 == 0 ? 0 : bits >> 12  // powers of two: a closer neighbour below
+            let n = Double(sign: bits & 2 == 0 ? .plus : .minus, exponentBitPattern: exponent, significandBitPattern: significand)
+            if !NumberFormatTests.check(n), failures.count < 5 { failures.append(n) }
+        }
+        #expect(failures.isEmpty, "\(failures.map { "\($0.bitPattern): \(JSONText.number($0)) vs \(NumberFormatTests.expected($0))" })")
+    }
+
     @Test func boundariesOfEachPathMatchDescription() {
         var values: [Double] = [
             1e-4, 1e-5, 0.00012345, 9.99999e-5, 1e15, 1e15 - 0.125, 1e15 + 0.25, 999_999_999_999_999.9,
