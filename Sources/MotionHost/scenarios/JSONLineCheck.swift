@@ -10,13 +10,14 @@ import Glibc
 /// a line the parser refuses, and a line it does not know costs only the parse it cost before.
 enum JSONLineCheck {
     /// Keys of the objects open at once that are remembered (for duplicates); more: not sure.
-    static let maxKeys = 64
+    static let maxKeys = 40
     /// Containers open at once; deeper: not sure (the parser allows 512).
-    static let maxDepth = 63
+    static let maxDepth = 32
 
     /// true only when `JSONValue.parse` accepts `line`; false means "parse it to know".
     static func isSurelyValid(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = line.baseAddress else { return false }
+        // Small enough to live on the stack (a heap block per line would cost more than the scan).
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maxKeys + maxDepth + 1) { scratch in
             scan(base, line.count, scratch.baseAddress!)
         }
@@ -45,10 +46,10 @@ enum JSONLineCheck {
                     i = skipSpace(b, i + 1, n)
                     let isObject = c == UInt8(ascii: "{")
                     if isObject {
-                        objects |= 1 << depth
+                        objects |= 1 &<< depth
                         firstKey[depth] = keyCount
                     } else {
-                        objects &= ~(1 << depth)
+                        objects &= ~(1 &<< depth)
                     }
                     if i < n, b[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         i += 1
@@ -85,8 +86,9 @@ enum JSONLineCheck {
                 let start = i + 1, length = end - 1 - start
                 var k = firstKey[depth]
                 while k < keyCount {
-                    if scratch[2 * k + 1] == length, memcmp(b + scratch[2 * k], b + start, length) == 0 { return false }
-                    k += 1
+                    if scratch[2 &* k &+ 1] == length, length == 0 || b[scratch[2 &* k]] == b[start],
+                       memcmp(b + scratch[2 &* k], b + start, length) == 0 { return false }
+                    k &+= 1
                 }
                 scratch[2 * keyCount] = start
                 scratch[2 * keyCount + 1] = length
@@ -99,7 +101,7 @@ enum JSONLineCheck {
                 i = skipSpace(b, i, n)
                 if depth == 0 { return i == n }
                 guard i < n else { return false }
-                let isObject = objects & (1 << depth) != 0
+                let isObject = objects & (1 &<< depth) != 0
                 if b[i] == UInt8(ascii: ",") {
                     i = skipSpace(b, i + 1, n)
                     expect = isObject ? .key : .value
@@ -118,7 +120,7 @@ enum JSONLineCheck {
     @inline(__always)
     private static func skipSpace(_ b: UnsafePointer<UInt8>, _ from: Int, _ n: Int) -> Int {
         var i = from
-        while i < n, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D { i += 1 }
+        while i < n, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D { i &+= 1 }
         return i
     }
 
@@ -129,29 +131,31 @@ enum JSONLineCheck {
 
     /// After a string of printable ASCII: no escape, no control character, no UTF-8 sequence
     /// (those are for the parser to judge).
+    @inline(__always)
     private static func stringEnd(_ b: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int? {
         var j = i + 1
         while j < n {
             let c = b[j]
             if c == UInt8(ascii: "\"") { return j + 1 }
             guard c >= 0x20, c < 0x80, c != UInt8(ascii: "\\") else { return nil }
-            j += 1
+            j &+= 1
         }
         return nil
     }
 
     /// After a number with digits, maybe a fraction, no exponent, and few enough digits that
     /// it is finite.
+    @inline(__always)
     private static func numberEnd(_ b: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int? {
         var j = i
         if b[j] == UInt8(ascii: "-") { j += 1 }
         let integer = j
-        while j < n, b[j] &- 0x30 < 10 { j += 1 }
+        while j < n, b[j] &- 0x30 < 10 { j &+= 1 }
         guard j > integer, j - integer <= 300 else { return nil }
         if j < n, b[j] == UInt8(ascii: ".") {
             j += 1
             let fraction = j
-            while j < n, b[j] &- 0x30 < 10 { j += 1 }
+            while j < n, b[j] &- 0x30 < 10 { j &+= 1 }
             guard j > fraction else { return nil }
         }
         if j < n, b[j] | 0x20 == UInt8(ascii: "e") { return nil }
