@@ -1,14 +1,30 @@
 // libFuzzer entry for the scenario output comparator: the input is an expected file and actual
-// output lines, separated by the first NUL byte. Parsing may fail; comparing must never trap, and
-// a line always matches itself.
+// output lines, separated by the first NUL byte. Parsing may fail; comparing must never trap, a
+// line always matches itself, and the streamed comparison (bytes first, the file a chunk at a
+// time, the quick check before the parser) gives exactly what whole parsed lines give.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let split = bytes.firstIndex(of: 0) ?? bytes.count
     let actualText = split < bytes.count ? String(decoding: bytes[(split + 1)...], as: UTF8.self) : ""
     let actual = actualText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard let expected = try? OutputComparison.parseExpected(bytes: Array(bytes[..<split]), file: "expected") else { return 0 }
-    _ = OutputComparison.difference(expected: expected, actual: actual, expectedFile: "expected")
+    let expectedBytes = Array(bytes[..<split])
+    var checked = ExpectedLineReader(bytes: expectedBytes, chunk: 7)
+    let checkError = (try? OutputComparison.check(&checked, file: "expected")) == nil
+    guard let expected = try? OutputComparison.parseExpected(bytes: expectedBytes, file: "expected") else {
+        if !checkError { fatalError("the check accepted an expected file the parser refuses") }
+        return 0
+    }
+    if checkError { fatalError("the check refused an expected file the parser accepts") }
+    let whole = OutputComparison.difference(expected: expected, actual: actual, expectedFile: "expected")
+    var streamed = StreamedComparison(expected: ExpectedLineReader(bytes: expectedBytes, chunk: 7))
+    let output = Array(actual.map { $0 + "\n" }.joined().utf8)
+    for start in stride(from: 0, to: output.count, by: 5) {
+        output[start..<min(output.count, start + 5)].withUnsafeBytes { streamed.consume($0) }
+    }
+    if (try? streamed.finish(expectedFile: "expected")) != whole {
+        fatalError("the streamed comparison differs from the whole lines'")
+    }
     for line in expected where !OutputComparison.matches(line.value, line.value) {
         fatalError("a parsed line does not match itself: \(line.text)")
     }

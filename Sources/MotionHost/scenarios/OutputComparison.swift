@@ -30,27 +30,34 @@ public enum OutputComparison {
     /// The same from the file's bytes: lines are split on bytes (a String would hold "\r\n" as
     /// one character), and each must be valid UTF-8.
     public static func parseExpected(bytes: [UInt8], file: String) throws -> [ExpectedLine] {
+        var reader = ExpectedLineReader(bytes: bytes)
         var lines: [ExpectedLine] = []
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var number = 0
-        while start <= bytes.count {
-            let newline = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            var end = newline
-            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-            number += 1
-            let raw = bytes[start..<end]
-            start = newline + 1
-            if raw.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            guard let line = String(validating: raw, as: UTF8.self) else {
-                throw ExpectedFileError(description: "\(file):\(number): not valid UTF-8")
-            }
-            do {
-                lines.append(ExpectedLine(line: number, text: line, value: try JSONValue.parse(line)))
-            } catch let error as JSONValue.ParseError {
-                throw ExpectedFileError(description: "\(file):\(number): not JSON Lines: \(error)")
-            }
+        while let line = try reader.next() {
+            lines.append(try reader.withBytes(of: line) { try parseLine($0, number: line.number, file: file) })
         }
         return lines
+    }
+
+    /// Checks every line of an expected file by the rules above, keeping none: a file of any
+    /// size, in the memory of a few lines. Lines the quick check knows are not parsed at all.
+    static func check(_ reader: inout ExpectedLineReader, file: String) throws {
+        while let line = try reader.next() {
+            try reader.withBytes(of: line) { bytes in
+                if !JSONLineCheck.isSurelyValid(bytes) { _ = try parseLine(bytes, number: line.number, file: file) }
+            }
+        }
+    }
+
+    /// One expected line, parsed; an error names `file:line`.
+    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, file: String) throws -> ExpectedLine {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ExpectedFileError(description: "\(file):\(number): not valid UTF-8")
+        }
+        do {
+            return ExpectedLine(line: number, text: text, value: try JSONValue.parse(text))
+        } catch let error as JSONValue.ParseError {
+            throw ExpectedFileError(description: "\(file):\(number): not JSON Lines: \(error)")
+        }
     }
 
     /// nil when the output matches; otherwise what differs first, then a unified diff of the
@@ -58,16 +65,27 @@ public enum OutputComparison {
     public static func difference(expected: [ExpectedLine], actual: [String], expectedFile: String) -> String? {
         let values = actual.map { (try? JSONValue.parse($0)) ?? .string($0) }
         guard let first = firstDifference(expected: expected, actual: values) else { return nil }
+        return report(firstDifference: first, expectedCount: expected.count, expected: expected, actual: actual,
+                      values: values, expectedFile: expectedFile)
+    }
+
+    /// The message for output that differs first at line index `firstDifference`. `expected`,
+    /// `actual` and `values` hold the lines from `offset` on; of those, the first `context`
+    /// (all before `firstDifference`) are known to match, and only the expected ones are shown.
+    static func report(firstDifference first: Int, expectedCount: Int, expected: [ExpectedLine], actual: [String],
+                       values: [JSONValue], offset: Int = 0, context: Int = 0, expectedFile: String) -> String {
+        let actualCount = offset + actual.count
         let summary: String
-        if first < min(expected.count, actual.count) {
+        if first < min(expectedCount, actualCount) {
             summary = "output line \(first + 1) differs"
-        } else if actual.count < expected.count {
-            summary = "output ended early (\(actual.count) lines, \(expected.count) expected)"
+        } else if actualCount < expectedCount {
+            summary = "output ended early (\(actualCount) lines, \(expectedCount) expected)"
         } else {
-            summary = "more output than expected (\(actual.count) lines, \(expected.count) expected)"
+            summary = "more output than expected (\(actualCount) lines, \(expectedCount) expected)"
         }
-        let diff = UnifiedDiff.lines(old: expected.map { ReportText.capLine($0.text) }, new: actual.map { ReportText.capLine($0) }) {
-            matches(expected[$0].value, values[$1])
+        let old = expected.map { ReportText.capLine($0.text) }, new = actual.map { ReportText.capLine($0) }
+        let diff = UnifiedDiff.lines(old: old, new: new, offset: offset) { o, n in
+            o < context && n < context ? o == n : matches(expected[o].value, values[n])
         }
         var body = ["--- \(expectedFile)", "+++ actual output"]
         body += diff.prefix(maxDiffLines)

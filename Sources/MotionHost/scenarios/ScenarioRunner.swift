@@ -106,57 +106,82 @@ public enum ScenarioRunner {
         case nil: break
         }
         guard let eventsPath = scenario.eventsPath else { return result(.error("no events file")) }
-        var expected: [OutputComparison.ExpectedLine] = []
-        if !options.update {
+        // The expected file is checked whole before the script runs (a bad one is the error
+        // whatever the script does), then compared line by line as the output arrives.
+        let sink: OutputSink
+        if options.update {
+            sink = OutputSink(comparison: nil)
+        } else {
             guard scenario.hasExpected else {
                 return result(.error("missing expected file \(fileName(scenario.expectedPath)) (create it with --update)"))
             }
             do {
-                expected = try OutputComparison.parseExpected(bytes: try readRegularFile(scenario.expectedPath), file: scenario.expectedPath)
+                let file = try ExpectedFile(path: scenario.expectedPath)
+                var lines = file.lines()
+                try OutputComparison.check(&lines, file: scenario.expectedPath)
+                sink = OutputSink(comparison: StreamedComparison(expected: file.lines()))
             } catch {
                 return result(.error("\(error)"))
             }
         }
 
         var captured = CappedText()
-        let lines: [String]
-        switch execute(ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options),
-                       options: options, worker: &worker, captured: &captured) {
-        case .success(let output):
-            lines = output
-        case .failure(let error):
+        if case .failure(let error) = execute(ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options),
+                                               options: options, worker: &worker, captured: &captured, output: sink.take) {
             return result(.error(error.message), stderr: captured.text)
         }
-        var stdout = CappedText()
-        for line in lines where stdout.dropped == 0 { stdout.append(line + "\n") }
         func ran(_ outcome: ScenarioResult.Outcome) -> ScenarioResult {
-            result(outcome, stdout: stdout.text, stderr: captured.text)
+            result(outcome, stdout: sink.stdout.text, stderr: captured.text)
         }
         if options.update {
-            let text = lines.map { $0 + "\n" }.joined()
-            if scenario.hasExpected, (try? readRegularFile(scenario.expectedPath)) == Array(text.utf8) {
+            if scenario.hasExpected, (try? readRegularFile(scenario.expectedPath)) == sink.written {
                 return ran(.passed)
             }
             do {
-                try text.write(toFile: scenario.expectedPath, atomically: true, encoding: .utf8)
+                try String(decoding: sink.written, as: UTF8.self).write(toFile: scenario.expectedPath, atomically: true, encoding: .utf8)
             } catch {
                 return ran(.error("cannot write \(scenario.expectedPath): \(error.localizedDescription)"))
             }
             return ran(.updated)
         }
-        if let difference = OutputComparison.difference(expected: expected, actual: lines, expectedFile: scenario.expectedPath) {
-            return ran(.failed(difference))
+        do {
+            if let difference = try sink.comparison!.finish(expectedFile: scenario.expectedPath) {
+                return ran(.failed(difference))
+            }
+        } catch {
+            return ran(.error("\(error)"))
         }
         return ran(.passed)
+    }
+
+    /// Where a scenario's output goes as it arrives: compared with the expected file (or kept
+    /// whole for `--update`), and its start kept for the JUnit report.
+    final class OutputSink {
+        var comparison: StreamedComparison?
+        private(set) var written: [UInt8] = []
+        private(set) var stdout = CappedText()
+
+        init(comparison: StreamedComparison?) {
+            self.comparison = comparison
+        }
+
+        func take(_ bytes: UnsafeRawBufferPointer) {
+            stdout.append(bytes)
+            if comparison != nil {
+                comparison!.consume(bytes)
+            } else {
+                written += bytes
+            }
+        }
     }
 
     struct ExecutionError: Error {
         let message: String
     }
 
-    /// The script's output lines, from a worker process.
+    /// Runs `job` in a worker process, its output handed to `output` as it arrives.
     static func execute(_ job: ScenarioJob, options: ScenarioOptions, worker: inout WorkerProcess?,
-                        captured: inout CappedText) -> Result<[String], ExecutionError> {
+                        captured: inout CappedText, output: (UnsafeRawBufferPointer) -> Void) -> Result<Void, ExecutionError> {
         if worker == nil {
             do {
                 worker = try WorkerProcess(executable: options.workerExecutable)
@@ -165,10 +190,10 @@ public enum ScenarioRunner {
             }
         }
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout + blockedGrace : .infinity
-        switch worker!.execute(WorkerMessage.encode(job.fields), deadline: deadline, captured: &captured) {
+        switch worker!.execute(WorkerMessage.encode(job.fields), deadline: deadline, captured: &captured, output: output) {
         case .replied(let fields):
             switch ScenarioReply(fields: fields) {
-            case .lines(let lines)?: return .success(lines)
+            case .finished?: return .success(())
             case let .failed(kind, message)?: return .failure(ExecutionError(message: describe(kind: kind, message: message, options: options)))
             case nil:
                 worker = nil

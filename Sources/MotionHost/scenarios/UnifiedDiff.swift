@@ -3,8 +3,9 @@
 enum UnifiedDiff {
     private enum Op { case same(Int, Int), removed(Int), added(Int) }
 
-    /// The diff's lines; empty when every line matches.
-    static func lines(old: [String], new: [String], context: Int = 3, same: (Int, Int) -> Bool) -> [String] {
+    /// The diff's lines; empty when every line matches. `offset`: how many lines, the same on
+    /// both sides, come before `old` and `new` (their numbers count them; they are not shown).
+    static func lines(old: [String], new: [String], offset: Int = 0, context: Int = 3, same: (Int, Int) -> Bool) -> [String] {
         let ops = script(old.count, new.count, same: same)
         var out: [String] = []
         var index = 0
@@ -46,8 +47,8 @@ enum UnifiedDiff {
                 }
             }
             // With no lines on a side, the number is the line before (0 at the start).
-            let oldFrom = oldCount == 0 ? position(before: start, in: ops, old: true) : oldStart! + 1
-            let newFrom = newCount == 0 ? position(before: start, in: ops, old: false) : newStart! + 1
+            let oldFrom = offset + (oldCount == 0 ? position(before: start, in: ops, old: true) : oldStart! + 1)
+            let newFrom = offset + (newCount == 0 ? position(before: start, in: ops, old: false) : newStart! + 1)
             out.append("@@ -\(oldFrom),\(oldCount) +\(newFrom),\(newCount) @@")
             out += body
             index = stop

@@ -4,41 +4,57 @@ import Glibc
 import MotionLua
 import MotionStreams
 
-/// Collects a scenario's output lines up to a number of lines and of bytes. Lines live in Swift
-/// memory, outside the Lua allocator's cap, so a script emitting in a loop would otherwise grow
-/// without bound until its time limit; past a limit, lines are dropped and `onOverflow` stops
-/// the script. `log` lines go to stderr, as in `run`, where the batch captures them.
+/// A scenario's output lines, written as `run` writes them and sent to the batch as they come
+/// (in chunks of `chunkSize` bytes, whole lines), up to a number of lines and of bytes: the
+/// worker keeps one chunk, not the output. A script emitting in a loop would otherwise make
+/// the batch hold lines without bound until its time limit; past a limit, lines are dropped and
+/// `onOverflow` stops the script. `log` lines go to stderr, as in `run`, where the batch
+/// captures them.
 final class CappedOutput: MotionOutput {
-    private let collected = CollectedOutput()
+    static let chunkSize = 64 * 1024
+    private var writer = JSONWriter(capacity: chunkSize + 1024)
+    /// Sends a chunk of whole lines; false when the batch is gone.
+    private let send: (UnsafeBufferPointer<UInt8>) -> Bool
     let maxLines: Int
     let maxBytes: Int
+    private var lines = 0
     private var bytes = 0
     private(set) var overflowed = false
     var onOverflow: (() -> Void)?
 
-    init(maxLines: Int, maxBytes: Int) {
+    init(maxLines: Int, maxBytes: Int, send: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) {
         self.maxLines = maxLines
         self.maxBytes = maxBytes
+        self.send = send
     }
-
-    var lines: [String] { collected.lines }
 
     func emit(t: Double, name: String, value: MotionValue) {
         guard admit() else { return }
-        collected.emit(t: t, name: name, value: value)
-        count()
+        let before = writer.bytes.count
+        writer.valueLine(t: t, name: name, value: value)
+        count(since: before)
     }
 
     func emit(t: Double, name: String, state: MotionState) {
         guard admit() else { return }
-        collected.emit(t: t, name: name, state: state)
-        count()
+        let before = writer.bytes.count
+        writer.stateLine(t: t, name: name, state: state)
+        count(since: before)
     }
 
     func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
         guard admit() else { return }
-        collected.emit(t: t, action: action, fields: fields)
-        count()
+        let before = writer.bytes.count
+        writer.actionLine(t: t, action: action, fields: fields)
+        count(since: before)
+    }
+
+    /// Sends what is written and not sent yet.
+    func flush() {
+        guard !writer.bytes.isEmpty else { return }
+        // With the batch gone there is no one to run scenarios for.
+        guard writer.bytes.withUnsafeBufferPointer(send) else { _exit(0) }
+        writer.reset()
     }
 
     func log(_ line: String) {
@@ -50,13 +66,16 @@ final class CappedOutput: MotionOutput {
         }
     }
 
-    private func count() {
-        bytes += (collected.lines.last?.utf8.count ?? 0) + 1
+    /// Counts the line written since `before` (its newline included) and sends a full chunk.
+    private func count(since before: Int) {
+        lines += 1
+        bytes += writer.bytes.count - before
         if bytes > maxBytes { overflow() }
+        if writer.bytes.count >= Self.chunkSize { flush() }
     }
 
     private func admit() -> Bool {
-        if collected.lines.count < maxLines && bytes <= maxBytes { return true }
+        if lines < maxLines && bytes <= maxBytes { return true }
         overflow()
         return false
     }

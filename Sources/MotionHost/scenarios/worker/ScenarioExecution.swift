@@ -10,9 +10,11 @@ enum ScenarioExecution {
         try LuaRuntime(scriptPath: job.script, output: output, memoryLimit: job.memoryLimit, sandbox: job.sandbox)
     }
 
-    static func run(_ job: ScenarioJob) -> ScenarioReply {
+    /// Runs `job`, sending its output to `channel` as it comes.
+    static func run(_ job: ScenarioJob, channel: Int32) -> ScenarioReply {
         do {
-            return .lines(try output(of: job))
+            try run(job) { WorkerMessage.sendOutput($0, to: channel) }
+            return .finished
         } catch let error as ScriptError {
             let kind: String
             switch error.kind {
@@ -31,11 +33,11 @@ enum ScenarioExecution {
         }
     }
 
-    /// The script's output over the events.
-    static func output(of job: ScenarioJob) throws -> [String] {
+    /// Runs the script over the events; its output goes to `send` in chunks of whole lines.
+    static func run(_ job: ScenarioJob, send: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) throws {
         let input = try ScenarioSurface.options(for: job.script, base: job.input)
         let source = try Runner.openEvents(path: job.events, options: input)
-        let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes)
+        let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes, send: send)
         let runtime = try makeRuntime(for: job, output: output)
         defer { runtime.close() }
         Runner.setScreen(of: runtime, input, source: source)
@@ -53,7 +55,7 @@ enum ScenarioExecution {
             throw OutputOverflow(message: "\(job.script): \(output.overflowReason)")
         }
         if output.overflowed { throw OutputOverflow(message: "\(job.script): \(output.overflowReason)") }
-        return output.lines
+        output.flush()
     }
 
     struct OutputOverflow: Error {

@@ -79,22 +79,23 @@ struct ScenarioJob: Equatable {
     }
 }
 
-/// A worker's answer: the output lines, or why there are none.
+/// A worker's answer once a scenario ended: it ran to its end (its output was sent before, see
+/// `WorkerMessage`), or why it did not.
 enum ScenarioReply: Equatable {
-    case lines([String])
+    case finished
     /// `kind`: syntax, runtime, timeout, memory, output (too much), input (bad events), other.
     case failed(kind: String, message: String)
 
     var fields: [String] {
         switch self {
-        case .lines(let lines): return ["lines"] + lines
+        case .finished: return ["finished"]
         case let .failed(kind, message): return ["failed", kind, message]
         }
     }
 
     init?(fields: [String]) {
         switch fields.first {
-        case "lines": self = .lines(Array(fields.dropFirst()))
+        case "finished" where fields.count == 1: self = .finished
         case "failed" where fields.count == 3: self = .failed(kind: fields[1], message: fields[2])
         default: return nil
         }

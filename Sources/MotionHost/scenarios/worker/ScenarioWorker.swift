@@ -41,7 +41,7 @@ public enum ScenarioWorker {
             // Should the batch be gone, nothing kills a scenario blocked outside Lua: the alarm
             // does, a while after the batch would have.
             if job.timeout > 0 { alarm(UInt32(min(job.timeout + 10, 1e6).rounded(.up))) }
-            let reply = ScenarioExecution.run(job)
+            let reply = ScenarioExecution.run(job, channel: channel)
             alarm(0)
             // What the scenario left in stdio buffers belongs to it; process-wide state it may
             // have changed is put back for the next one.

@@ -5,6 +5,9 @@ import Glibc
 /// The messages between `motionscript test` and its worker processes, over a socket: a message
 /// is an 8-byte little-endian length, then fields, each a 4-byte little-endian length and its
 /// bytes. Lengths, not separators: output lines and paths may hold any byte.
+///
+/// While a scenario runs, its worker sends its output as it comes, in `out` messages (the word
+/// `out`, then bytes of whole lines as `run` writes them); then one reply ends the scenario.
 enum WorkerMessage {
     /// Longer messages are refused (a worker's output is capped well below this).
     static let maxLength = 1 << 31
@@ -20,6 +23,29 @@ enum WorkerMessage {
         message.reserveCapacity(8 + payload.count)
         appendLittleEndian(UInt64(payload.count), bytes: 8, to: &message)
         return message + payload
+    }
+
+    /// The first field of an output message.
+    static let outputWord: [UInt8] = Array("out".utf8)
+
+    /// Sends an output message holding `bytes`; false when the other end is gone.
+    static func sendOutput(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Bool {
+        var header: [UInt8] = []
+        header.reserveCapacity(8 + 4 + outputWord.count + 4)
+        appendLittleEndian(UInt64(4 + outputWord.count + 4 + bytes.count), bytes: 8, to: &header)
+        appendLittleEndian(UInt64(outputWord.count), bytes: 4, to: &header)
+        header += outputWord
+        appendLittleEndian(UInt64(bytes.count), bytes: 4, to: &header)
+        return header.withUnsafeBytes { send($0, to: fd) } && send(UnsafeRawBufferPointer(bytes), to: fd)
+    }
+
+    /// The bytes of an output message, given its payload; nil when it is another message.
+    static func output(in payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        let word = outputWord.count
+        guard payload.count >= 4 + word + 4, littleEndian(payload[0..<4]) == UInt64(word),
+              outputWord.withUnsafeBytes({ payload[4..<(4 + word)].elementsEqual($0) }),
+              littleEndian(payload[(4 + word)..<(8 + word)]) == UInt64(payload.count - 8 - word) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: payload[(8 + word)...])
     }
 
     /// The fields of a payload (the bytes after the length), or nil when they do not add up.
@@ -44,7 +70,7 @@ enum WorkerMessage {
         return value <= UInt64(maxLength) ? Int(value) : -1
     }
 
-    static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    static func littleEndian<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
         bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
@@ -54,9 +80,13 @@ enum WorkerMessage {
 
     /// Writes all of `bytes` to a blocking descriptor; false when the other end is gone.
     static func send(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBytes { send($0, to: fd) }
+    }
+
+    static func send(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + done, $0.count - done, Int32(MSG_NOSIGNAL)) }
+            let n = Glibc.send(fd, bytes.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL))
             if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
         }
         return true

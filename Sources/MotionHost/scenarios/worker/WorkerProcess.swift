@@ -93,21 +93,16 @@ final class WorkerProcess {
     }
 
     /// Sends `request` and waits for the reply until `deadline` (monotonic seconds; infinity for
-    /// none), collecting what the worker writes meanwhile into `captured`.
-    func execute(_ request: [UInt8], deadline: Double, captured: inout CappedText) -> Execution {
+    /// none), handing the output the worker sends meanwhile to `output` as it arrives, and
+    /// collecting what the worker writes into `captured`.
+    func execute(_ request: [UInt8], deadline: Double, captured: inout CappedText,
+                 output: (UnsafeRawBufferPointer) -> Void) -> Execution {
         var sent = 0
+        // Bytes received; those before `consumed` were handed on already.
         var received: [UInt8] = []
-        var expected: Int?
+        var consumed = 0
         var captureOpen = true
         while true {
-            if let expected, received.count >= 8 + expected {
-                drainCapture(into: &captured)
-                guard let fields = WorkerMessage.decode(received[8..<(8 + expected)]) else {
-                    kill()
-                    return .garbled
-                }
-                return .replied(fields)
-            }
             let remaining = deadline - Clock.monotonic()
             if remaining <= 0 {
                 kill()
@@ -135,16 +130,39 @@ final class WorkerProcess {
             let n = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
             if n > 0 {
                 received += chunk[..<n]
-                if expected == nil, received.count >= 8 {
-                    guard let length = WorkerMessage.length(of: received[...]), length >= 0 else {
-                        kill()
-                        return .garbled
-                    }
-                    expected = length
-                    received.reserveCapacity(8 + length)
-                }
             } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
                 return died(captured: &captured)
+            } else {
+                continue
+            }
+            // Every whole message received: output is handed on, the reply ends the scenario.
+            while received.count - consumed >= 8 {
+                guard let length = WorkerMessage.length(of: received[consumed...]), length >= 0 else {
+                    kill()
+                    return .garbled
+                }
+                guard received.count - consumed - 8 >= length else {
+                    received.reserveCapacity(consumed + 8 + length)
+                    break
+                }
+                let payload = (consumed + 8)..<(consumed + 8 + length)
+                consumed = payload.upperBound
+                let wasOutput = received.withUnsafeBytes { bytes in
+                    guard let bytes = WorkerMessage.output(in: UnsafeRawBufferPointer(rebasing: bytes[payload])) else { return false }
+                    output(bytes)
+                    return true
+                }
+                if wasOutput { continue }
+                drainCapture(into: &captured)
+                guard let fields = WorkerMessage.decode(received[payload]) else {
+                    kill()
+                    return .garbled
+                }
+                return .replied(fields)
+            }
+            if consumed > 0, consumed >= received.count / 2 {
+                received.removeFirst(consumed)
+                consumed = 0
             }
         }
     }
