@@ -10,17 +10,9 @@
 #include <malloc.h>
 #include <pthread.h>
 
-/* Per-state bookkeeping, reached through lua_getextraspace. */
-typedef struct {
-    size_t used;
-    size_t limit;
-    int inSwift;       /* > 0 while Swift runs: allocations must not fail */
-    void *owner;       /* the Swift runtime that owns the state */
-    int timedOut;
-    double deadline;
-} ms_Extra;
+#include "extra.h"
 
-static ms_Extra *extra(lua_State *L) { return *(ms_Extra **)lua_getextraspace(L); }
+static ms_Extra *extra(lua_State *L) { return ms_extra(L); }
 
 static int over_cap(lua_State *L);
 static int raise_over_cap(lua_State *L);
@@ -49,13 +41,13 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     ms_Extra *e = (ms_Extra *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        ms_pool_realloc(&e->pool, ptr, old, 0);
         e->used -= old;
         return NULL;
     }
     if (e->limit && e->inSwift == 0 && nsize > old && e->used - old + nsize > e->limit)
         return NULL;
-    void *p = realloc(ptr, nsize);
+    void *p = ms_pool_realloc(&e->pool, ptr, old, nsize);
     if (p) e->used = e->used - old + nsize;
     return p;
 }
@@ -86,8 +78,12 @@ lua_State *ms_newstate(size_t memoryLimit) {
     e->limit = memoryLimit;
     e->inSwift = 1; /* the creator is Swift; only Lua code run through ms_pcalllua is capped */
     lua_State *L = lua_newstate(capped_alloc, e);
-    if (!L) { free(e); return NULL; }
+    if (!L) { ms_pool_destroy(&e->pool); free(e); return NULL; }
     *(ms_Extra **)lua_getextraspace(L) = e;
+    ms_bridge_init(L);
+    /* Generational collection, as the standalone lua interpreter runs: the per-event tables
+     * die young, and a minor collection does not walk the script's whole heap for them. */
+    lua_gc(L, LUA_GCGEN, 0, 0);
     return L;
 }
 
@@ -97,6 +93,7 @@ size_t ms_memoryused(lua_State *L) { return extra(L)->used; }
 void ms_closestate(lua_State *L) {
     ms_Extra *e = extra(L);
     lua_close(L);
+    ms_pool_destroy(&e->pool);
     free(e);
 }
 
@@ -194,6 +191,14 @@ size_t ms_stackleft(void) {
     char *here = (char *)__builtin_frame_address(0);
     if (stack_low == NULL || here < stack_low) return (size_t)-1;
     return (size_t)(here - stack_low);
+}
+
+int ms_stacklow(size_t reserve) {
+    find_stack();
+    if (stack_low == NULL) return 0;
+    char *here = (char *)__builtin_frame_address(0);
+    size_t quarter = stack_size / 4;
+    return here >= stack_low && (size_t)(here - stack_low) < (reserve < quarter ? reserve : quarter);
 }
 
 /* Swift memory a script's objects hold (the Swift side of a stream or a subscription) is

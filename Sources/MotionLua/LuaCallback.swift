@@ -7,6 +7,9 @@ import CLuaShim
 public final class LuaCallback {
     let ref: Int32
     weak var runtime: LuaRuntime?
+    /// The runtime's state as callbacks may use it now: read on every call, where loading the
+    /// weak `runtime` (and retaining it) would cost more than building the event's table.
+    private let gate: LuaCallGate
     /// Where the callback was passed in, for messages about its results.
     let place: String
     /// Set once the callback raised in a runtime that goes on after callback errors (live
@@ -18,6 +21,7 @@ public final class LuaCallback {
     init(ref: Int32, runtime: LuaRuntime, place: String) {
         self.ref = ref
         self.runtime = runtime
+        gate = runtime.gate
         self.place = place
         runtime.liveCallbacks += 1
     }
@@ -30,13 +34,13 @@ public final class LuaCallback {
     /// Calls the function with one argument; returns its first result, or nil if it raised
     /// (the runtime then holds the error).
     public func call(_ argument: MotionValue) -> MotionValue? {
-        invoke(argument) { lua, runtime in
+        invoke(argument) { lua in
             do {
                 return try LuaConversion.value(lua, at: -1)
             } catch let error as LuaBindingError {
-                runtime.callbackFailed(self, "\(place) callback returned \(error.message)")
+                runtime?.callbackFailed(self, "\(place) callback returned \(error.message)")
             } catch {
-                runtime.callbackFailed(self, "\(place) \(error)")
+                runtime?.callbackFailed(self, "\(place) \(error)")
             }
             return nil
         } ?? nil
@@ -45,7 +49,7 @@ public final class LuaCallback {
     /// Calls the function for its effect (`subscribe`): its results are dropped by Lua itself,
     /// so none is read back into Swift.
     public func run(_ argument: MotionValue) {
-        _ = invoke(argument, results: 0) { _, _ in () }
+        _ = invoke(argument, results: 0) { _ in () }
     }
 
     /// Switches the callback off for good (see `isDisabled`).
@@ -59,36 +63,59 @@ public final class LuaCallback {
 
     /// Calls the function for its truth value (`filter`): Lua truthiness, false on error.
     public func test(_ argument: MotionValue) -> Bool {
-        invoke(argument) { lua, _ in lua_toboolean(lua.L, -1) != 0 } ?? false
+        invoke(argument) { lua in lua_toboolean(lua.L, -1) != 0 } ?? false
     }
 
     /// Runs the function under pcall with a traceback handler and hands its result (on top of
-    /// the stack) to `read`; nil when it could not run or raised.
-    private func invoke<R>(_ argument: MotionValue, results: Int32 = 1, _ read: (Lua, LuaRuntime) -> R) -> R? {
-        guard !isDisabled, let runtime, runtime.pendingError == nil, let L = runtime.callState,
-              runtime.hasStackLeft(place) else { return nil }
+    /// the stack) to `read`; nil when it could not run or raised. A pointer event, the value
+    /// of every input event, goes in through one C call that builds its table from interned
+    /// keys and calls (`ms_callpointer`); other values are pushed from Swift.
+    private func invoke<R>(_ argument: MotionValue, results: Int32 = 1, _ read: (Lua) -> R) -> R? {
+        guard !isDisabled, let L = gate.state else { return nil }
+        if ms_stacklow(LuaRuntime.stackReserve) != 0 {
+            _ = runtime?.hasStackLeft(place)
+            return nil
+        }
         let lua = Lua(L)
-        let base = lua.top
-        defer { lua.top = base }
-        guard lua.checkStack(3) else {
-            runtime.fail(.runtime, "\(place) callback: Lua's stack is full (callbacks nested too deep)")
-            return nil
+        var top: Int32 = 0
+        let status: Int32
+        if case .pointerEvent(let e) = argument, e.device == nil {
+            status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, results, &top)
+            guard status != MS_CALL_NOSTACK else { return stackFull() }
+        } else {
+            top = ms_callprepare(L, ref, 3)
+            guard top >= 0 else { return stackFull() }
+            do {
+                try LuaConversion.push(argument, on: lua)
+            } catch let error as LuaBindingError {
+                lua.top = top
+                runtime?.fail(.runtime, "\(place) callback argument: \(error.message)")
+                return nil
+            } catch {
+                lua.top = top
+                return nil
+            }
+            status = ms_pcalllua(L, 1, results, top + 1)
         }
-        ms_pushcfunction(L, ms_traceback)
-        lua_rawgeti(L, ms_registryindex(), lua_Integer(ref))
-        do {
-            try LuaConversion.push(argument, on: lua, keys: runtime.keys)
-        } catch let error as LuaBindingError {
-            runtime.fail(.runtime, "\(place) callback argument: \(error.message)")
-            return nil
-        } catch {
-            return nil
-        }
-        let status = ms_pcalllua(L, 1, results, base + 1)
+        defer { lua.top = top }
         guard status == LUA_OK else {
-            runtime.callbackRaised(self, status: status, lua: lua)
+            runtime?.callbackRaised(self, status: status, lua: lua)
             return nil
         }
-        return read(lua, runtime)
+        return read(lua)
     }
+
+    private func stackFull<R>() -> R? {
+        runtime?.fail(.runtime, "\(place) callback: Lua's stack is full (callbacks nested too deep)")
+        return nil
+    }
+}
+
+/// The lua_State callbacks run on now (the running binding's, else the main state), or nil
+/// once the runtime has closed or holds an error: nothing more may run then. The runtime
+/// keeps it current; callbacks hold it strongly (it holds nothing).
+final class LuaCallGate {
+    var state: OpaquePointer?
+
+    init(state: OpaquePointer) { self.state = state }
 }

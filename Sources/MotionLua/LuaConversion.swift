@@ -19,8 +19,7 @@ enum LuaConversion {
     static let maxParts = 100_000
 
     /// Pushes `value`; throws (pushing nothing more) when Lua's stack has no room left.
-    /// `keys`, when the caller has the runtime's, makes pushing points and pointer events cheaper.
-    static func push(_ value: MotionValue, on lua: Lua, keys: LuaKeys? = nil) throws {
+    static func push(_ value: MotionValue, on lua: Lua) throws {
         guard lua.checkStack(3) else {
             throw LuaBindingError("a value nested too deep for Lua's stack")
         }
@@ -30,64 +29,66 @@ enum LuaConversion {
         case .number(let n): lua.push(n)
         case .integer(let i): lua.push(i)
         case .string(let s): lua.push(s)
-        case .point(let p): pushPoint(p, on: lua, keys: keys)
+        case .point(let p): pushPoint(p, on: lua)
         case .gesture(let g): pushGesture(g, on: lua)
-        case .pointerEvent(let e): pushPointerEvent(e, on: lua, keys: keys)
+        case .pointerEvent(let e): pushPointerEvent(e, on: lua)
         case .array(let items):
             lua.newTable(arrayCount: Int32(clamping: items.count))
             for (i, item) in items.enumerated() {
-                do { try push(item, on: lua, keys: keys) } catch { lua.pop(); throw error }
+                do { try push(item, on: lua) } catch { lua.pop(); throw error }
                 lua_rawseti(lua.L, -2, lua_Integer(i + 1))
             }
         case .object(let fields):
             lua.newTable(recordCount: Int32(clamping: fields.count))
             for field in fields {
-                do { try push(field.value, on: lua, keys: keys) } catch { lua.pop(); throw error }
+                do { try push(field.value, on: lua) } catch { lua.pop(); throw error }
                 lua.setField(field.key, in: -2)
             }
         }
     }
 
-    /// Sized for its two fields, keys interned (`keys`, else from static bytes): close to what
+    /// `{x=, y=}`, sized for its two fields, keys interned (see `ms_pushpoint`): close to what
     /// a table constructor costs in Lua. Needs 3 free stack slots (checked by `push`).
-    static func pushPoint(_ p: Point, on lua: Lua, keys: LuaKeys? = nil) {
+    static func pushPoint(_ p: Point, on lua: Lua) {
+        ms_pushpoint(lua.L, p.x, p.y)
+    }
+
+    /// The interned name of a phase (see `ms_pushpointer`).
+    static func phaseKey(_ phase: PointerPhase) -> Int32 {
+        switch phase {
+        case .down: Int32(MS_KEY_DOWN)
+        case .move: Int32(MS_KEY_MOVE)
+        case .up: Int32(MS_KEY_UP)
+        case .cancel: Int32(MS_KEY_CANCEL)
+        }
+    }
+
+    /// `{id=, phase=, x=, y=}`, built as `pushPoint` builds a point. Needs 3 free stack slots.
+    static func pushPointerEvent(_ e: PointerEvent, on lua: Lua) {
+        ms_pushpointer(lua.L, Int64(e.id), phaseKey(e.phase), e.x, e.y)
+        if let device = e.device { addDevice(device, toTableAt: lua.top, on: lua) }
+    }
+
+    /// Live input: which device the pointer came from (4 more slots: key, table, key, value;
+    /// left out when Lua's stack has no room for them).
+    static func addDevice(_ device: PointerDevice, toTableAt table: Int32, on lua: Lua) {
+        guard lua_checkstack(lua.L, 4) != 0 else { return }
+        lua.push(key: "device")
         lua.newTable(recordCount: 2)
-        let table = lua.top
-        LuaKeys.set(.x, keys, inTableAt: table, on: lua) { lua.push(p.x) }
-        LuaKeys.set(.y, keys, inTableAt: table, on: lua) { lua.push(p.y) }
+        lua.push(device.name)
+        lua.setField("name", in: -2)
+        lua.push(device.kind)
+        lua.setField("kind", in: -2)
+        lua_rawset(lua.L, table)
     }
 
-    /// `{id=, phase=, x=, y=}`, built as `pushPoint` builds a point.
-    static func pushPointerEvent(_ e: PointerEvent, on lua: Lua, keys: LuaKeys? = nil) {
-        lua.newTable(recordCount: 4)
-        let table = lua.top
-        LuaKeys.set(.id, keys, inTableAt: table, on: lua) { lua.push(e.id) }
-        LuaKeys.set(.phase, keys, inTableAt: table, on: lua) {
-            switch e.phase {
-            case .down: LuaKeys.push(.down, keys, on: lua)
-            case .move: LuaKeys.push(.move, keys, on: lua)
-            case .up: LuaKeys.push(.up, keys, on: lua)
-            case .cancel: LuaKeys.push(.cancel, keys, on: lua)
-            }
-        }
-        LuaKeys.set(.x, keys, inTableAt: table, on: lua) { lua.push(e.x) }
-        LuaKeys.set(.y, keys, inTableAt: table, on: lua) { lua.push(e.y) }
-        // Live input: which device the pointer came from (4 more slots: key, table, key, value).
-        if let device = e.device, lua_checkstack(lua.L, 4) != 0 {
-            lua.push(key: "device")
-            lua.newTable(recordCount: 2)
-            lua.push(device.name)
-            lua.setField("name", in: -2)
-            lua.push(device.kind)
-            lua.setField("kind", in: -2)
-            lua_rawset(lua.L, table)
-        }
-    }
-
+    /// A userdata holding the snapshot; its metatable from the registry by reference.
     static func pushGesture(_ g: GestureValue, on lua: Lua) {
         let block = ms_newuserdata(lua.L, MemoryLayout<GestureValue>.size)!
         block.initializeMemory(as: GestureValue.self, repeating: g, count: 1)
-        luaL_setmetatable(lua.L, gestureMetatable)
+        ms_pushkey(lua.L, Int32(MS_KEY_GESTURE_METATABLE))
+        lua_rawget(lua.L, ms_registryindex())
+        lua_setmetatable(lua.L, -2)
     }
 
     static func gesture(_ lua: Lua, at index: Int32) -> GestureValue? {
@@ -235,23 +236,8 @@ enum LuaConversion {
         /// a `map` returns per event, so no path, no key strings and no arrays are made for it.
         /// Nil for any other table (the general path then reads it, and finds what it finds).
         private func point(at index: Int32) -> Point? {
-            guard lua_rawlen(lua.L, index) == 0, lua.checkStack(2) else { return nil }
-            let L = lua.L
-            var x: Double?, y: Double?
-            lua.pushNil()
-            while lua_next(L, index) != 0 {
-                defer { lua.pop() }
-                var length = 0
-                guard lua_type(L, -2) == LUA_TSTRING, lua_type(L, -1) == LUA_TNUMBER,
-                      let key = lua_tolstring(L, -2, &length), length == 1 else { lua.pop(); return nil }
-                let number = lua_tonumberx(L, -1, nil)
-                switch key.pointee {
-                case 120 where x == nil: x = number  // "x"
-                case 121 where y == nil: y = number  // "y"
-                default: lua.pop(); return nil
-                }
-            }
-            guard let x, let y else { return nil }
+            var x = 0.0, y = 0.0
+            guard ms_topoint(lua.L, index, &x, &y) != 0 else { return nil }
             return Point(x: x, y: y)
         }
 

@@ -11,16 +11,18 @@ public final class LuaRuntime {
     public let dispatcher = PointerDispatcher()
     public let output: MotionOutput
     /// The first error raised by the script or a callback; processing stops once it is set.
-    public private(set) var pendingError: ScriptError?
+    public private(set) var pendingError: ScriptError? { didSet { updateGate() } }
 
     let mainState: OpaquePointer
     /// The lua_State of the binding running now (a coroutine's, possibly), for callbacks.
-    var activeState: OpaquePointer?
+    var activeState: OpaquePointer? { didSet { updateGate() } }
+    /// What callbacks check before every call, kept current here (see `LuaCallGate`).
+    let gate: LuaCallGate
     /// Each kept subscription with the order it was made in (see `close()`).
     private var subscriptions: [ObjectIdentifier: (order: Int, subscription: Subscription)] = [:]
     private var subscriptionsMade = 0
     /// Set when `close()` begins: bindings, callbacks and emitting subscriptions refuse from then on.
-    public private(set) var isClosed = false
+    public private(set) var isClosed = false { didSet { updateGate() } }
     /// Whether the script runs in the restricted standard library (see `Sandbox`).
     public let isSandboxed: Bool
     /// The bindings this state's Lua functions call, by index (see `BindingTable`).
@@ -40,8 +42,6 @@ public final class LuaRuntime {
     var keptProperties: [String: LuaProperty] = [:]
     private var keptAtClose: [String: MotionValue] = [:]
     private var requiredAtClose: [String] = []
-    /// Strings the per-event bridge pushes, interned in this state.
-    let keys: LuaKeys
 
     /// - Parameters:
     ///   - memoryLimit: bytes Lua may allocate (0 = no limit); what Swift allocates for the
@@ -55,7 +55,7 @@ public final class LuaRuntime {
         self.output = output
         isSandboxed = sandbox
         mainState = L
-        keys = LuaKeys(on: Lua(L))
+        gate = LuaCallGate(state: L)
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
         luaL_openlibs(L)
         TextChunks.install(on: Lua(L))
@@ -78,20 +78,20 @@ public final class LuaRuntime {
 
     var callState: OpaquePointer? { isClosed ? nil : (activeState ?? mainState) }
 
+    private func updateGate() {
+        gate.state = pendingError == nil ? callState : nil
+    }
+
     /// Native stack a pipeline step needs left before it goes deeper (a callback, a property
     /// write): more than the deepest chain of Swift operators between two such steps
     /// (`StreamMethods.maxChainDepth`) can take. On threads with less than 8 MiB of stack, a
     /// quarter of it.
     static let stackReserve = 2 << 20
 
-    private static func stackLow() -> Bool {
-        ms_stackleft() < min(stackReserve, ms_stacksize() / 4)
-    }
-
     /// False, with the error recorded, when the native stack is too low to go deeper: the
     /// script built a pipeline that feeds itself (through properties or callbacks) too deep.
     func hasStackLeft(_ place: String) -> Bool {
-        if !Self.stackLow() { return true }
+        if ms_stacklow(Self.stackReserve) == 0 { return true }
         fail(.runtime, "\(place) the pipeline is nested too deeply (properties or callbacks feeding each other); stopped before the stack ran out")
         return false
     }

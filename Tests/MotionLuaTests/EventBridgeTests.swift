@@ -97,4 +97,50 @@ import Testing
         try runtime.handle(frame(1, (1, .down, 5, 6)))
         #expect(runtime.global("box")?.point == Point(x: 10, y: 6))
     }
+
+    /// Every event gets a table of its own: one a script keeps, or changes, never changes
+    /// with later events.
+    @Test func aKeptEventTableNeverChangesLater() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local kept = {}
+            motion.pointers():subscribe(function(e)
+                kept[#kept + 1] = e
+                e.seen = #kept
+                if #kept == 4 then
+                    for i, k in ipairs(kept) do
+                        motion.emit("k", {i, k.id, k.phase, k.x, k.y, k.seen, k == kept[i % 4 + 1]})
+                    end
+                end
+            end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(1, (1, .down, 10, 20)))
+        try runtime.handle(frame(2, (1, .move, 11, 21), (2, .down, 30, 40)))
+        try runtime.handle(frame(3, (2, .up, 31, 41)))
+        #expect(output.lines == [
+            "3 k [1,1,\"down\",10,20,1,false]",
+            "3 k [2,1,\"move\",11,21,2,false]",
+            "3 k [3,2,\"down\",30,40,3,false]",
+            "3 k [4,2,\"up\",31,41,4,false]",
+        ])
+    }
+
+    /// The gesture value a gesture stream hands a callback is the same userdata as before
+    /// the bridge pushed it (its metatable found by reference): fields and methods work.
+    @Test func aGestureValueReachesACallbackWithItsMethods() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local pan = motion.pan()
+            motion.gesture(pan):subscribe(function(g)
+                local t = g:translation()
+                motion.emit("g", {g.state, g.kind, t.x, t.y})
+            end)
+            """)
+        defer { runtime.close() }
+        for f in dragFrames(moves: 2) { try runtime.handle(f) }
+        #expect(output.lines == [
+            "0 g [\"possible\",\"translation\",0,0]",
+            "0.032 g [\"began\",\"translation\",20,0]",
+            "0.048 g [\"ended\",\"translation\",20,0]",
+        ])
+    }
 }

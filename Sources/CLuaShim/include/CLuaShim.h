@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "CLuaShimInterrupt.h"
 #include "CLuaShimStdio.h"
+#include "CLuaShimBridge.h"
 
 struct lua_State;
 typedef int (*ms_SwiftFunction)(struct lua_State *L);

@@ -1,0 +1,100 @@
+/* The per-event bridge (see CLuaShimBridge.h). Keys are pushed from registry references made
+ * once per state: an array read there, where pushing their bytes would hash them and look the
+ * string up every time. Fields are set raw on tables that have no metatable yet, so nothing
+ * here can run a metamethod or raise. */
+#include "CLuaShim.h"
+#include "extra.h"
+#include <lauxlib.h>
+#include <string.h>
+
+static const char *const spellings[MS_KEY_COUNT] = {
+    "id", "phase", "x", "y", "down", "move", "up", "cancel", "motion.Gesture",
+};
+
+void ms_bridge_init(lua_State *L) {
+    ms_Extra *e = ms_extra(L);
+    for (int k = 0; k < MS_KEY_COUNT; k++) {
+        lua_pushstring(L, spellings[k]);
+        e->keys[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+}
+
+static inline void pushkey(lua_State *L, const ms_Extra *e, int key) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->keys[key]);
+}
+
+void ms_pushkey(lua_State *L, int key) { pushkey(L, ms_extra(L), key); }
+
+static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y) {
+    lua_createtable(L, 0, 4);
+    pushkey(L, e, MS_KEY_ID);
+    lua_pushinteger(L, (lua_Integer)id);
+    lua_rawset(L, -3);
+    pushkey(L, e, MS_KEY_PHASE);
+    pushkey(L, e, phase >= MS_KEY_DOWN && phase <= MS_KEY_CANCEL ? phase : MS_KEY_CANCEL);
+    lua_rawset(L, -3);
+    pushkey(L, e, MS_KEY_X);
+    lua_pushnumber(L, x);
+    lua_rawset(L, -3);
+    pushkey(L, e, MS_KEY_Y);
+    lua_pushnumber(L, y);
+    lua_rawset(L, -3);
+}
+
+void ms_pushpointer(lua_State *L, long long id, int phase, double x, double y) {
+    pushpointer(L, ms_extra(L), id, phase, x, y);
+}
+
+void ms_pushpoint(lua_State *L, double x, double y) {
+    const ms_Extra *e = ms_extra(L);
+    lua_createtable(L, 0, 2);
+    pushkey(L, e, MS_KEY_X);
+    lua_pushnumber(L, x);
+    lua_rawset(L, -3);
+    pushkey(L, e, MS_KEY_Y);
+    lua_pushnumber(L, y);
+    lua_rawset(L, -3);
+}
+
+int ms_callprepare(lua_State *L, int fn, int slots) {
+    if (!lua_checkstack(L, slots + 2)) return -1;
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, ms_traceback);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn);
+    return top;
+}
+
+int ms_callpointer(lua_State *L, int fn, long long id, int phase, double x, double y,
+                   int nresults, int *top) {
+    /* handler, function, table, key, value; and the results */
+    if (!lua_checkstack(L, 5 + (nresults > 0 ? nresults : 0))) return MS_CALL_NOSTACK;
+    const ms_Extra *e = ms_extra(L);
+    int base = lua_gettop(L);
+    *top = base;
+    lua_pushcfunction(L, ms_traceback);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn);
+    pushpointer(L, e, id, phase, x, y);
+    return ms_pcalllua(L, 1, nresults, base + 1);
+}
+
+int ms_topoint(lua_State *L, int index, double *x, double *y) {
+    if (lua_type(L, index) != LUA_TTABLE || lua_rawlen(L, index) != 0 || !lua_checkstack(L, 2))
+        return 0;
+    index = lua_absindex(L, index);
+    int seen = 0; /* bit 1: x, bit 2: y */
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        size_t length;
+        const char *key;
+        if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TNUMBER
+            || (key = lua_tolstring(L, -2, &length), length != 1)) {
+            lua_pop(L, 2);
+            return 0;
+        }
+        if (key[0] == 'x' && !(seen & 1)) { *x = lua_tonumberx(L, -1, NULL); seen |= 1; }
+        else if (key[0] == 'y' && !(seen & 2)) { *y = lua_tonumberx(L, -1, NULL); seen |= 2; }
+        else { lua_pop(L, 2); return 0; }
+        lua_pop(L, 1);
+    }
+    return seen == 3;
+}

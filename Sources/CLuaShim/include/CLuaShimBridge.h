@@ -1,0 +1,55 @@
+/* The per-event bridge: what the host hands a Lua callback for every input event (a pointer
+ * event table, a point) built in one C call from strings interned once per state, and the
+ * point a `map` returns read back the same way. None of these raises a Lua error (short of
+ * the process running out of memory, which the capped allocator never reports while Swift
+ * runs), so Swift may call them directly. */
+#ifndef MOTIONSCRIPT_CLUASHIM_BRIDGE_H
+#define MOTIONSCRIPT_CLUASHIM_BRIDGE_H
+
+#include <stddef.h>
+
+struct lua_State;
+
+/* The interned strings: table keys, then the four phase names in PointerPhase order. */
+enum {
+    MS_KEY_ID, MS_KEY_PHASE, MS_KEY_X, MS_KEY_Y,
+    MS_KEY_DOWN, MS_KEY_MOVE, MS_KEY_UP, MS_KEY_CANCEL,
+    MS_KEY_GESTURE_METATABLE,
+    MS_KEY_COUNT
+};
+
+/* Interns the strings in a new state (called by ms_newstate). */
+void ms_bridge_init(struct lua_State *L);
+
+/* Pushes interned string `key` (one stack slot). */
+void ms_pushkey(struct lua_State *L, int key);
+
+/* Pushes a new table {id=, phase=, x=, y=}; `phase` is MS_KEY_DOWN...MS_KEY_CANCEL. Needs 3
+ * free stack slots. */
+void ms_pushpointer(struct lua_State *L, long long id, int phase, double x, double y);
+
+/* Pushes a new table {x=, y=}. Needs 3 free stack slots. */
+void ms_pushpoint(struct lua_State *L, double x, double y);
+
+/* Readies a call of the function held at registry reference `fn`: checks room for `slots`
+ * values beyond the handler and the function, then pushes the traceback handler and the
+ * function. Returns the stack top from before (the handler sits at top + 1), or -1, having
+ * pushed nothing, when Lua's stack has no room. Run it with ms_pcalllua(L, n, r, top + 1). */
+int ms_callprepare(struct lua_State *L, int fn, int slots);
+
+/* ms_callprepare, ms_pushpointer and ms_pcalllua in one: the callback of every pointer event.
+ * Returns the pcall status, or MS_CALL_NOSTACK when the stack had no room (nothing pushed);
+ * `*top` receives the stack top from before, to restore once the results are read. */
+#define MS_CALL_NOSTACK (-1)
+int ms_callpointer(struct lua_State *L, int fn, long long id, int phase, double x, double y,
+                   int nresults, int *top);
+
+/* Whether the value at `index` is the table {x = number, y = number} and nothing else (no
+ * array part, no other key; metatables are not consulted); if so its numbers go to *x, *y.
+ * Needs 2 free stack slots (returns 0 without them). */
+int ms_topoint(struct lua_State *L, int index, double *x, double *y);
+
+/* Whether less than min(reserve, stack size / 4) bytes of native stack are left. */
+int ms_stacklow(size_t reserve);
+
+#endif
