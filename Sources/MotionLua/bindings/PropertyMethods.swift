@@ -43,9 +43,12 @@ enum PropertyMethods {
         }
         box.writeDepth += 1
         defer { box.writeDepth -= 1 }
+        // Points and numbers (what drags, pinches and turns write) are stored as made here: no
+        // copy of a general value.
         if case .point(let p) = value {
-            // A point (what drags write) is stored as made here: no copy of a general value.
             box.property.write(.point(p))
+        } else if case .number(let x) = value {
+            box.property.write(.number(x))
         } else {
             box.property.write(value)
         }
