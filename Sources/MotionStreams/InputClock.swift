@@ -31,7 +31,7 @@ public final class InputClock {
     public var pendingCount: Int { pending.count }
 
     /// The time of the earliest scheduled action, if any.
-    public var nextTime: Double? { pending.first?.time }
+    public var nextTime: Double? { pending.isEmpty ? nil : pending[0].time }
 
     /// Runs, in time order, every action due at or before `time` (actions they schedule included),
     /// then sets `now` to `time`. Time never goes backwards: an earlier `time` runs nothing.

@@ -15,15 +15,20 @@ public final class ReactiveProperty<T> {
 
     /// Stores `newValue` and sends it to every observer, even if it did not change.
     @inlinable
-    public func write(_ newValue: T) {
+    public func write(_ newValue: consuming T) {
+        if observers.isEmpty {
+            // Nobody to tell: the value moves in, no copy made.
+            value = newValue
+            return
+        }
+        let sent = copy newValue
         value = newValue
-        if observers.isEmpty { return }
         if let only = observers.only {
-            only.next(newValue)
+            only.next(sent)
             return
         }
         // Iterate a copy: an observer may unsubscribe (or subscribe) while we notify.
-        observers.forEach { $0.next(newValue) }
+        observers.forEach { $0.next(sent) }
     }
 
     /// How many subscriptions observe the property.

@@ -70,6 +70,100 @@ func runLua() throws -> (seconds: Double, box: Point) {
     return (seconds, runtime.global("box")?.point ?? .zero)
 }
 
+/// Feeds a two-finger pinch-zoom-rotate of n frames (both fingers move in every frame: the pair
+/// drifts, turns and spreads), reusing one frame.
+func drivePinch(_ n: Int, _ handle: (Frame) throws -> Void) rethrows {
+    func place(_ frame: inout Frame, _ i: Int) {
+        let k = Double(i)
+        frame.events[0].x = 100 + k
+        frame.events[0].y = 200 + k * 0.5
+        frame.events[1].x = frame.events[0].x + 100 + k * 0.01
+        frame.events[1].y = frame.events[0].y + k * 0.02
+    }
+    var frame = Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 0, y: 0),
+                                     PointerEvent(t: 0, id: 2, phase: .down, x: 0, y: 0)])
+    place(&frame, 0)
+    try handle(frame)
+    frame.events[0].phase = .move
+    frame.events[1].phase = .move
+    for i in 1...n {
+        let t = Double(i) * 0.008
+        frame.t = t
+        frame.events[0].t = t
+        frame.events[1].t = t
+        place(&frame, i)
+        try handle(frame)
+    }
+    frame.events[0].phase = .up
+    frame.events[1].phase = .up
+    frame.t += 0.008
+    frame.events[0].t = frame.t
+    frame.events[1].t = frame.t
+    try handle(frame)
+}
+
+/// What a pinch run leaves: the position, angle and size the three gestures were added to.
+struct PinchResult {
+    var seconds: Double
+    var position: Point
+    var angle: Double
+    var size: Double
+}
+
+/// DirectlyManipulable against the Swift API: pan, rotation and scale of the same two fingers,
+/// each added to its own property.
+func runPinchSwift(_ n: Int) throws -> PinchResult {
+    let dispatcher = PointerDispatcher()
+    let position = ReactiveProperty(Point(x: 200, y: 200))
+    let angle = ReactiveProperty(0.0)
+    let size = ReactiveProperty(1.0)
+    let pan = try TranslationGestureRecognizer()
+    let rotate = try RotationGestureRecognizer()
+    let pinch = try ScaleGestureRecognizer()
+    for recognizer in [pan, rotate, pinch] as [GestureRecognizer] { dispatcher.add(recognizer) }
+    let subscriptions = [
+        gestureSource(pan).translation(addedTo: position).subscribe(position),
+        gestureSource(rotate).rotation(addedTo: angle).subscribe(angle),
+        gestureSource(pinch).scale(addedTo: size).subscribe(size),
+    ]
+    let start = now()
+    drivePinch(n) { dispatcher.dispatch($0) }
+    let seconds = now() - start
+    for subscription in subscriptions { subscription.unsubscribe() }
+    return PinchResult(seconds: seconds, position: position.read(), angle: angle.read(), size: size.read())
+}
+
+/// The same composed in Lua (scripts/bench-lua/pinch.lua: globals position, angle, size).
+func runPinchLua(_ n: Int, _ script: String) throws -> PinchResult {
+    let runtime = try LuaRuntime(scriptPath: script, output: NullOutput())
+    defer { runtime.close() }
+    try runtime.load()
+    let start = now()
+    try drivePinch(n) { try runtime.handle($0) }
+    let seconds = now() - start
+    return PinchResult(seconds: seconds, position: runtime.global("position")?.point ?? .zero,
+                       angle: runtime.global("angle")?.number ?? 0, size: runtime.global("size")?.number ?? 0)
+}
+
+/// `motionbench pinch [N] [SCRIPT] [swift|lua|both]`: the pinch-zoom-rotate rows, as the drag's.
+if arguments.count > 1, arguments[1] == "pinch" {
+    let frames = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+    let script = arguments.count > 3 ? arguments[3] : "scripts/bench-lua/pinch.lua"
+    let which = arguments.count > 4 ? arguments[4] : "both"
+    do {
+        var results: [(String, PinchResult)] = []
+        if which != "lua" { results.append(("swift", try runPinchSwift(frames))) }
+        if which != "swift" { results.append(("lua", try runPinchLua(frames, script))) }
+        for (name, r) in results {
+            print("\(name) \(r.seconds) \(r.position.x) \(r.position.y) \(r.angle) \(r.size)")
+        }
+    } catch {
+        fputs("motionbench: \(error)\n", stderr)
+        exit(1)
+    }
+    exit(0)
+}
+
 /// `motionbench decode FILE`: reads an event file to the end (decoder cost alone).
 if arguments.count > 2, arguments[1] == "decode" {
     do {

@@ -94,9 +94,12 @@ open class GestureRecognizer {
             }
         }
         var touched = false
-        for event in frame.events {
-            switch event.phase {
+        // By index: an event is read field by field, not copied (with its device) per event.
+        let events = frame.events
+        for k in events.indices {
+            switch events[k].phase {
             case .down:
+                let event = events[k]
                 let capacity = fingers == nil ? maximumPointers : Int.max
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
                       index(of: event.id) == nil, element.contains(event.point), accepts(event.device) else { continue }
@@ -105,17 +108,17 @@ open class GestureRecognizer {
                                                existedBefore: false))
                 touched = true
             case .move:
-                guard let i = index(of: event.id) else { continue }
-                pointers[i].position = event.point
+                guard let i = index(of: events[k].id) else { continue }
+                pointers[i].position = Point(x: events[k].x, y: events[k].y)
                 touched = true
             case .up:
-                guard let i = index(of: event.id) else { continue }
+                guard let i = index(of: events[k].id) else { continue }
                 var pointer = pointers.remove(at: i)
-                pointer.position = event.point
+                pointer.position = Point(x: events[k].x, y: events[k].y)
                 lifted.append(pointer)
                 touched = true
             case .cancel:
-                guard index(of: event.id) != nil else { continue }
+                guard index(of: events[k].id) != nil else { continue }
                 wasCancelled = true
                 touched = true
             }

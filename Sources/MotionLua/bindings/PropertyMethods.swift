@@ -1,3 +1,5 @@
+import CLuaShim
+
 /// `p:read()` and `p:write(v)`; properties have every stream method too.
 enum PropertyMethods {
     static let all: [(String, Binding)] = [
@@ -19,16 +21,36 @@ enum PropertyMethods {
         return 0
     }
 
+    /// What `s:subscribe(property)` calls with each value: `write(_:to:_:_:)`.
+    static func writer(to target: LuaProperty, _ call: LuaCall) -> (MotionValue) -> Void {
+        // Neither strong (a cycle through the sources' listeners) nor weak (a weak reference gives
+        // the runtime a side table, and every value would load, retain and release it through
+        // that): the runtime keeps the subscription this writer serves and unsubscribes it when it
+        // closes, which it does before it goes, so no value reaches a writer whose runtime is gone.
+        let runtime = Unmanaged.passUnretained(call.runtime)
+        let place = call.place
+        return { value in runtime._withUnsafeGuaranteedRef { write(value, to: target, $0, place) } }
+    }
+
     /// Writes with a guard: a property written, through its own subscriptions, more than
     /// `maxWriteDepth` times within one write is a loop, reported instead of overflowing.
     static func write(_ value: MotionValue, to box: LuaProperty, _ runtime: LuaRuntime, _ place: String) {
-        guard !runtime.isClosed, runtime.hasStackLeft(place) else { return }
+        // With a whole reserve of stack left it is not low: the full check only near the end.
+        guard !runtime.isClosed, ms_stackleft() >= LuaRuntime.stackReserve || runtime.hasStackLeft(place) else { return }
         guard box.writeDepth < maxWriteDepth else {
             runtime.fail(.runtime, "\(place) a property is written from its own subscription in a loop")
             return
         }
         box.writeDepth += 1
         defer { box.writeDepth -= 1 }
-        box.property.write(value)
+        // Points and numbers (what drags, pinches and turns write) are stored as made here: no
+        // copy of a general value.
+        if case .point(let p) = value {
+            box.property.write(.point(p))
+        } else if case .number(let x) = value {
+            box.property.write(.number(x))
+        } else {
+            box.property.write(value)
+        }
     }
 }

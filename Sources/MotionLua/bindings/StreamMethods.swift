@@ -58,11 +58,7 @@ enum StreamMethods {
     static func subscribe(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         if let target: LuaProperty = LuaObject.get(call.lua, at: 2, .property) {
-            weak let runtime = call.runtime
-            let place = call.place
-            return pushSubscription(stream.subscribe(next: { value in
-                if let runtime { PropertyMethods.write(value, to: target, runtime, place) }
-            }), call)
+            return pushSubscription(stream.subscribe(next: PropertyMethods.writer(to: target, call)), call)
         }
         let onNext = try call.function(2)
         let onState = call.lua.isNoneOrNil(3) ? nil : try call.function(3)

@@ -7,16 +7,19 @@ extension MotionObservable where T == GestureValue {
     /// Each subscription has its own cache.
     public func _cachedInitialValue<V, U>(_ read: @escaping () -> V?,
                                           _ combine: @escaping (V, GestureValue) -> U) -> MotionObservable<U> {
-        _nextOperator(perSubscription: {
+        // One closure per value (not an operation called from a forwarding closure): this is
+        // the per-event path of every drag, turn and pinch.
+        MotionObservable<U> { observer in
             var cached: V?
-            return { value, next in
+            let next = observer.next
+            return self.connect(MotionObserver(next: { value in
                 if value.state == .began || (value.state == .changed && cached == nil) {
                     cached = read()
                 } else if value.state != .began && value.state != .changed {
                     cached = nil
                 }
                 if let cached { next(combine(cached, value)) }
-            }
-        })
+            }, state: observer.state))
+        }
     }
 }
