@@ -290,7 +290,22 @@ public struct JSONWriter: ~Copyable {
     /// Input time as output lines carry it: in whole microseconds (the resolution of evdev
     /// timestamps), so sums such as 0.128 + 1 (a delay) print 1.128, not 1.1280000000000001.
     public mutating func time(_ t: Double) {
-        number(t.isFinite && abs(t) < 9e9 ? Self.roundedAway(t * 1_000_000) / 1_000_000 : t)
+        guard t.isFinite, abs(t) < 9e9 else { return number(t) }
+        let micros = Self.roundedAway(t * 1_000_000)
+        // Below 10^9 s two decimals of six places are further apart than the double's spacing,
+        // so the microseconds, trailing zeros dropped, are the shortest digits that read back.
+        // Times under 10^-4 s print with an exponent: the general path.
+        let magnitude = micros.magnitude
+        guard magnitude >= 100, magnitude < 1e15 else { return number(micros / 1_000_000) }
+        let whole = UInt64(magnitude) / 1_000_000
+        var fraction = UInt64(magnitude) % 1_000_000
+        guard fraction != 0 else { return integer(micros < 0 ? -Int64(whole) : Int64(whole)) }
+        var places = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            places &-= 1
+        }
+        fixed(whole: whole, fraction: fraction, places: places, negative: micros < 0)
     }
 
     /// `x.rounded()` (ties away from zero) without calling into libm: below 2^52, adding and
