@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionGestures
 import MotionStreams
 
@@ -14,14 +17,13 @@ public struct JSONWriter: ~Copyable {
     /// Bytes written since the last `reset`.
     public private(set) var count = 0
     /// Stream names and their JSON: a name is escaped the first time it is written, not on
-    /// every line (see `name`).
-    private var names: [String] = []
-    private var namesJSON: [[UInt8]] = []
-    private static let cachedNames = 16, cachedNameBytes = 256
+    /// every line (see `nameField`).
+    private var names: NameCache
 
     public init(capacity: Int = 256) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        names = NameCache()
     }
 
     deinit { base.deallocate() }
@@ -337,15 +339,13 @@ public struct JSONWriter: ~Copyable {
     /// `,"name":` and a stream's name. Scripts emit under a few names, each on many lines: this
     /// text is kept for recent names and copied, not escaped again.
     private mutating func nameField(_ s: String) {
-        for i in names.indices where names[i] == s {
-            return append(namesJSON[i])
-        }
-        let start = count
-        raw(",\"name\":")
-        string(s)
-        if names.count < Self.cachedNames, count - start <= Self.cachedNameBytes {
-            names.append(s)
-            namesJSON.append(Array(UnsafeBufferPointer(start: base + start, count: count - start)))
+        var s = s
+        s.withUTF8 { utf8 in
+            if let text = names.text(for: utf8) { return append(text) }
+            let start = count
+            raw(",\"name\":")
+            escaped(utf8)
+            names.keep(utf8, text: UnsafeBufferPointer(start: base + start, count: count - start))
         }
     }
 
@@ -527,5 +527,40 @@ private struct ShortestDigits: TextOutputStream {
             (start + count).initialize(from: source, count: bytes.count)
         }
         count += bytes.count
+    }
+}
+
+/// The JSON text of up to 16 names, found by their UTF-8 bytes (String equality would take "é"
+/// and "e\u{301}" for one name). Fixed slots in one allocation: a lookup retains nothing.
+private struct NameCache: ~Copyable {
+    private static let slots = 16, keyBytes = 64, textBytes = 192, slotBytes = keyBytes + textBytes
+    private let store = UnsafeMutablePointer<UInt8>.allocate(capacity: NameCache.slots * NameCache.slotBytes)
+    /// Per slot: the name's byte count and its text's.
+    private let counts = UnsafeMutablePointer<(key: Int, text: Int)>.allocate(capacity: NameCache.slots)
+    private var used = 0
+
+    deinit {
+        store.deallocate()
+        counts.deallocate()
+    }
+
+    func text(for name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        for slot in 0..<used where counts[slot].key == name.count {
+            let key = store + slot * Self.slotBytes
+            if name.isEmpty || memcmp(key, name.baseAddress!, name.count) == 0 {
+                return UnsafeBufferPointer(start: key + Self.keyBytes, count: counts[slot].text)
+            }
+        }
+        return nil
+    }
+
+    /// Keeps a name and its text while there are free slots and both fit.
+    mutating func keep(_ name: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>) {
+        guard used < Self.slots, name.count <= Self.keyBytes, text.count <= Self.textBytes else { return }
+        let key = store + used * Self.slotBytes
+        if let source = name.baseAddress { key.initialize(from: source, count: name.count) }
+        if let source = text.baseAddress { (key + Self.keyBytes).initialize(from: source, count: text.count) }
+        (counts + used).initialize(to: (name.count, text.count))
+        used += 1
     }
 }
