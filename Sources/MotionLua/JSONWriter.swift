@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionGestures
 import MotionStreams
 
@@ -14,14 +17,13 @@ public struct JSONWriter: ~Copyable {
     /// Bytes written since the last `reset`.
     public private(set) var count = 0
     /// Stream names and their JSON: a name is escaped the first time it is written, not on
-    /// every line (see `name`).
-    private var names: [String] = []
-    private var namesJSON: [[UInt8]] = []
-    private static let cachedNames = 16, cachedNameBytes = 256
+    /// every line (see `nameField`).
+    private var names: NameCache
 
     public init(capacity: Int = 256) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        names = NameCache()
     }
 
     deinit { base.deallocate() }
@@ -290,7 +292,22 @@ public struct JSONWriter: ~Copyable {
     /// Input time as output lines carry it: in whole microseconds (the resolution of evdev
     /// timestamps), so sums such as 0.128 + 1 (a delay) print 1.128, not 1.1280000000000001.
     public mutating func time(_ t: Double) {
-        number(t.isFinite && abs(t) < 9e9 ? Self.roundedAway(t * 1_000_000) / 1_000_000 : t)
+        guard t.isFinite, abs(t) < 9e9 else { return number(t) }
+        let micros = Self.roundedAway(t * 1_000_000)
+        // Below 10^9 s two decimals of six places are further apart than the double's spacing,
+        // so the microseconds, trailing zeros dropped, are the shortest digits that read back.
+        // Times under 10^-4 s print with an exponent: the general path.
+        let magnitude = micros.magnitude
+        guard magnitude >= 100, magnitude < 1e15 else { return number(micros / 1_000_000) }
+        let whole = UInt64(magnitude) / 1_000_000
+        var fraction = UInt64(magnitude) % 1_000_000
+        guard fraction != 0 else { return integer(micros < 0 ? -Int64(whole) : Int64(whole)) }
+        var places = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            places &-= 1
+        }
+        fixed(whole: whole, fraction: fraction, places: places, negative: micros < 0)
     }
 
     /// `x.rounded()` (ties away from zero) without calling into libm: below 2^52, adding and
@@ -322,15 +339,13 @@ public struct JSONWriter: ~Copyable {
     /// `,"name":` and a stream's name. Scripts emit under a few names, each on many lines: this
     /// text is kept for recent names and copied, not escaped again.
     private mutating func nameField(_ s: String) {
-        for i in names.indices where names[i] == s {
-            return append(namesJSON[i])
-        }
-        let start = count
-        raw(",\"name\":")
-        string(s)
-        if names.count < Self.cachedNames, count - start <= Self.cachedNameBytes {
-            names.append(s)
-            namesJSON.append(Array(UnsafeBufferPointer(start: base + start, count: count - start)))
+        var s = s
+        s.withUTF8 { utf8 in
+            if let text = names.text(for: utf8) { return append(text) }
+            let start = count
+            raw(",\"name\":")
+            escaped(utf8)
+            names.keep(utf8, text: UnsafeBufferPointer(start: base + start, count: count - start))
         }
     }
 
@@ -512,5 +527,40 @@ private struct ShortestDigits: TextOutputStream {
             (start + count).initialize(from: source, count: bytes.count)
         }
         count += bytes.count
+    }
+}
+
+/// The JSON text of up to 16 names, found by their UTF-8 bytes (String equality would take "é"
+/// and "e\u{301}" for one name). Fixed slots in one allocation: a lookup retains nothing.
+private struct NameCache: ~Copyable {
+    private static let slots = 16, keyBytes = 64, textBytes = 192, slotBytes = keyBytes + textBytes
+    private let store = UnsafeMutablePointer<UInt8>.allocate(capacity: NameCache.slots * NameCache.slotBytes)
+    /// Per slot: the name's byte count and its text's.
+    private let counts = UnsafeMutablePointer<(key: Int, text: Int)>.allocate(capacity: NameCache.slots)
+    private var used = 0
+
+    deinit {
+        store.deallocate()
+        counts.deallocate()
+    }
+
+    func text(for name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        for slot in 0..<used where counts[slot].key == name.count {
+            let key = store + slot * Self.slotBytes
+            if name.isEmpty || memcmp(key, name.baseAddress!, name.count) == 0 {
+                return UnsafeBufferPointer(start: key + Self.keyBytes, count: counts[slot].text)
+            }
+        }
+        return nil
+    }
+
+    /// Keeps a name and its text while there are free slots and both fit.
+    mutating func keep(_ name: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>) {
+        guard used < Self.slots, name.count <= Self.keyBytes, text.count <= Self.textBytes else { return }
+        let key = store + used * Self.slotBytes
+        if let source = name.baseAddress { key.initialize(from: source, count: name.count) }
+        if let source = text.baseAddress { (key + Self.keyBytes).initialize(from: source, count: text.count) }
+        (counts + used).initialize(to: (name.count, text.count))
+        used += 1
     }
 }

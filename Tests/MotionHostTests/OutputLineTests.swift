@@ -42,6 +42,20 @@ import Testing
         #expect(JSONText.string("n\"\\\n\t\u{1}é") == "\"n\\\"\\\\\\n\\t\\u0001é\"")
     }
 
+    /// Swift calls canonically equivalent strings equal; the output keeps each name's own bytes.
+    @Test func namesThatOnlyLookTheSameKeepTheirOwnBytes() throws {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let text = try written { output in
+            for _ in 0..<2 {
+                output.emit(t: 0, name: composed, value: .number(1))
+                output.emit(t: 0, name: decomposed, state: .active)
+            }
+        }
+        let line1 = "{\"t\":0,\"name\":\"caf\u{E9}\",\"value\":1}\n"
+        let line2 = "{\"t\":0,\"name\":\"cafe\u{301}\",\"state\":\"active\"}\n"
+        #expect(Array(text.utf8) == Array((line1 + line2 + line1 + line2).utf8))
+    }
+
     @Test func aLineLongerThanTheBufferIsWrittenWhole() throws {
         let long = String(repeating: "abcdefgh", count: 40_000)  // 320 KB, five times the buffer
         let text = try written { output in

@@ -118,16 +118,32 @@ import Testing
         for i in 0..<100_000 {
             let bits = generator.next()
             let t: Double
-            switch i % 4 {
+            switch i % 5 {
             case 0: t = (Double(bits % 10_000_000_000) + 0.5) / 1_000_000  // ties, where representable
+            case 4: t = Double(bits % 10_000_000_000_000_000) / 1_000_000 * (bits >> 63 == 1 ? -1 : 1)  // to 1e10 s
             case 1: t = Double(bits % 1_000_000_000_000) / 1_000_000_000 * (bits >> 63 == 1 ? -1 : 1)
             case 2: t = Double(bitPattern: bits)  // any double, beyond 9e9, NaN
             default: t = Double(bits % 100_000) * 0.004 + Double(bits >> 40 % 3) * 0.1
             }
             var writer = JSONWriter()
             writer.time(t)
-            let expected = NumberFormatTests.expected(t.isFinite && abs(t) < 9e9 ? (t * 1_000_000).rounded() / 1_000_000 : t)
+            writer.raw(",")
+            writer.time(1e9 + t.truncatingRemainder(dividingBy: 1))  // where the shortcut ends
+            func old(_ t: Double) -> String {
+                NumberFormatTests.expected(t.isFinite && abs(t) < 9e9 ? (t * 1_000_000).rounded() / 1_000_000 : t)
+            }
+            let expected = old(t) + "," + old(1e9 + t.truncatingRemainder(dividingBy: 1))
             if String(decoding: writer.bytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
+        }
+        // Around 100 µs, where times start to print without an exponent.
+        for micros in -300...300 {
+            for offset in [0, 0.4, 0.5, -0.5] {
+                let t = (Double(micros) + offset) / 1_000_000
+                var writer = JSONWriter()
+                writer.time(t)
+                let expected = NumberFormatTests.expected((t * 1_000_000).rounded() / 1_000_000)
+                if String(decoding: writer.bytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
+            }
         }
         #expect(failures.isEmpty, "\(failures.map { "\($0.bitPattern)" })")
     }
