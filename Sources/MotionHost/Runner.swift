@@ -151,12 +151,17 @@ public enum Runner {
         setScreen(of: runtime, options.input, source: device.firstDevice)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
+        // The setup's lines leave before the first wait for input.
+        (output as? JSONLinesOutput)?.flush()
         runtime.onCallbackError = { error in
             (output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
-        let reason = try LiveLoop(device: device).run(BoundedLiveTarget(runtime: runtime, options: options))
+        let loop = LiveLoop(device: device)
+        // A frame's lines leave together in one write as soon as its work is done.
+        if let lines = output as? JSONLinesOutput { loop.afterStep = { lines.flush() } }
+        let reason = try loop.run(BoundedLiveTarget(runtime: runtime, options: options))
         return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }
 

@@ -105,7 +105,6 @@ struct RunCommand: ParsableCommand {
         output.onFailure = { Interruption.request() }
         Interruption.catchSignals()
         options.watchdog = Watchdog(timeout: timeout, what: script, sink: output.sink)
-        if !device.isEmpty { output.flushEachLine = true }
         var status: Int32 = 0
         var message: String?
         var survivedErrors = false

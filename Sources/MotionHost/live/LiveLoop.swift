@@ -46,6 +46,9 @@ public final class LiveLoop {
         case end(String)
     }
 
+    /// Called after every step (live output is written frame by frame from here).
+    public var afterStep: (() -> Void)?
+
     public init(device: LiveFrameSource) {
         self.device = device
     }
@@ -80,11 +83,14 @@ public final class LiveLoop {
 
     /// Steps until input ends, then settles what is still scheduled; returns why input ended.
     public func run(_ target: LiveTarget) throws -> String {
+        defer { afterStep?() }
         while true {
-            if case .end(let reason) = try step(target) {
+            let step = try step(target)
+            if case .end(let reason) = step {
                 try target.finish()
                 return reason
             }
+            afterStep?()
         }
     }
 }

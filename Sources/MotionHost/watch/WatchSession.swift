@@ -100,6 +100,8 @@ public final class WatchSession {
             } catch let error as ScriptError {
                 interrupted = report(error)
             }
+            // A frame's lines leave together in one write as soon as its work is done.
+            (pipeline.output as? JSONLinesOutput)?.flush()
             if case .end(let reason) = step {
                 do {
                     try pipeline.finish()
@@ -148,6 +150,8 @@ public final class WatchSession {
 
     /// Loads the script afresh; on failure reports it and keeps the previous version.
     private func load() -> Bool {
+        // The setup's lines (and the reload line) leave before any wait for input.
+        defer { (pipeline.output as? JSONLinesOutput)?.flush() }
         let result = bounded { pipeline.reload() }
         guard case .failure(let error) = result else {
             // The fingers handed to the new version may already meet an error.
