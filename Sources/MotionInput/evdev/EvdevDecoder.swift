@@ -45,6 +45,8 @@ public final class EvdevDecoder {
 
     private let strict: Bool
     private let describedBySource: Bool
+    /// The description has relative axes (looked up once: the description never changes).
+    private let describedRelative: Bool
     private let surface: Surface?
     /// Why positions cannot be mapped onto the surface (said when a position needs it).
     private let mappingProblem: String?
@@ -88,6 +90,7 @@ public final class EvdevDecoder {
         var device = device
         for (code, info) in options.axes { device.absinfo[code] = info }
         self.device = device
+        describedRelative = device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)
         self.strict = strict
         surface = options.resolvedSurface(for: device)
         mappingProblem = options.mappingProblem(for: device)
@@ -253,7 +256,7 @@ public final class EvdevDecoder {
                 }
             }
         }
-        if describedBySource ? (device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)) : !sawAbs {
+        if describedBySource ? describedRelative : !sawAbs {
             relative.commit(pending, ids: ids, emit: emitRelative)
         }
         guard !out.isEmpty else { return nil }
