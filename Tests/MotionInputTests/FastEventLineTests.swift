@@ -33,6 +33,30 @@ private func record(_ sec: Int64, _ usec: Int64, _ type: UInt16, _ code: UInt16,
     }
 
     @Test(arguments: [
+        ("E: 1284881103.697884 0003 0039 -001\t# EV_ABS / ABS_MT_TRACKING_ID   -1", record(1284881103, 697884, 3, 0x39, -1)),
+        ("E: 0.000000 0000 0000 0000", record(0, 0, 0, 0, 0)),
+        ("E: 999999999999999999.999999 FFFF abCD 999999999 \t #", record(999_999_999_999_999_999, 999_999, 0xffff, 0xabcd, 999_999_999)),
+        ("E: 7.000010 0001 014a 1 ", record(7, 10, 1, 0x14a, 1)),
+    ])
+    func evemuRecordLayoutTakesTheFixedWidthPath(line: String, expected: InputEventRecord) {
+        Array(line.utf8).withUnsafeBufferPointer {
+            #expect(EvemuEventLine.exactLayout($0) == expected)
+            #expect(EvemuReader.parseEventGenerally($0) == expected)
+        }
+    }
+
+    @Test(arguments: [
+        "E:  1.000000 0003 0035 5", "E: 1.000000  0003 0035 5", "E: 1.000000 003 0035 5", "E: 1.000000 0003 0035 5#",
+        "E:\t1.000000 0003 0035 5", "E: 1.000000 0003 0035\t5", "E: 1.000000 0003 0035 ", "E: 1.000000 0003 0035",
+    ])
+    func otherSpacingsLeaveTheFixedWidthPath(line: String) {
+        Array(line.utf8).withUnsafeBufferPointer {
+            #expect(EvemuEventLine.exactLayout($0) == nil)
+            #expect(EvemuEventLine.anySpacing($0) == EvemuReader.parseEventGenerally($0))
+        }
+    }
+
+    @Test(arguments: [
         "E: 1.000000 0003 0035 2147483647",  // ten digits: the general parser checks the range
         "E: 1.000000 0003 0035 -2147483648",
         "E: 1.000000 0003 0035 +5",

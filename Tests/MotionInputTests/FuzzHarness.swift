@@ -72,8 +72,10 @@ enum FuzzHarness {
     static func fastPathsAgree(_ data: [UInt8]) {
         for line in data.split(separator: 10, omittingEmptySubsequences: false) {
             Array(line).withUnsafeBufferPointer { bytes in
-                if let fast = EvemuEventLine.parse(bytes), fast != EvemuReader.parseEventGenerally(bytes) {
-                    fail("evemu fast path read \(fast) from \(Array(bytes)), the general parser \(String(describing: EvemuReader.parseEventGenerally(bytes)))")
+                for fast in [EvemuEventLine.exactLayout(bytes), EvemuEventLine.anySpacing(bytes)] {
+                    if let fast, fast != EvemuReader.parseEventGenerally(bytes) {
+                        fail("evemu fast path read \(fast) from \(Array(bytes)), the general parser \(String(describing: EvemuReader.parseEventGenerally(bytes)))")
+                    }
                 }
                 let row = UnsafeBufferPointer(rebasing: bytes[(bytes.firstIndex { $0 != 32 } ?? bytes.count)...])
                 if let fast = LibinputEventRow.parse(row), fast != LibinputRecordingReader.parseRowGenerally(row) {

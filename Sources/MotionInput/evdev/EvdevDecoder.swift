@@ -45,11 +45,13 @@ public final class EvdevDecoder {
 
     private let strict: Bool
     private let describedBySource: Bool
+    /// The description has relative axes (looked up once: the description never changes).
+    private let describedRelative: Bool
     private let surface: Surface?
     /// Why positions cannot be mapped onto the surface (said when a position needs it).
     private let mappingProblem: String?
 
-    private var pending: [PendingEvent] = []
+    private let pendingEvents = PendingEvents()
     /// True between a `SYN_DROPPED` and the `SYN_REPORT` that ends the discarded span.
     public private(set) var isDropping = false
     private var resyncing = false
@@ -88,6 +90,7 @@ public final class EvdevDecoder {
         var device = device
         for (code, info) in options.axes { device.absinfo[code] = info }
         self.device = device
+        describedRelative = device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)
         self.strict = strict
         surface = options.resolvedSurface(for: device)
         mappingProblem = options.mappingProblem(for: device)
@@ -130,7 +133,6 @@ public final class EvdevDecoder {
         }
         // Slot state is created as slots are used, never from the maximum the header claims.
         slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot)
-        pending.reserveCapacity(64)
         out.reserveCapacity(16)
     }
 
@@ -168,10 +170,10 @@ public final class EvdevDecoder {
                 droppedCount += 1
                 isDropping = true
                 resyncing = true
-                pending.removeAll(keepingCapacity: true)
+                pendingEvents.removeAll()
                 return nil
             case SYN.REPORT:
-                defer { pending.removeAll(keepingCapacity: true) }
+                defer { pendingEvents.removeAll() }
                 if isDropping {
                     isDropping = false
                     return nil
@@ -196,10 +198,10 @@ public final class EvdevDecoder {
         }
         if !isDropping {
             // Frames are bounded so memory is: no device sends this many events between reports.
-            guard pending.count < Self.maxFrameEvents else {
+            guard pendingEvents.count < Self.maxFrameEvents else {
                 throw Failure(message: "more than \(Self.maxFrameEvents) events without a SYN_REPORT", place: place)
             }
-            pending.append(PendingEvent(type: e.type, code: e.code, value: e.value, place: place))
+            pendingEvents.append(PendingEvent(type: e.type, code: e.code, value: e.value, place: place))
         }
         return nil
     }
@@ -207,7 +209,7 @@ public final class EvdevDecoder {
     /// At the end of input: cancels the pointers still down (nil when none), at the last event's time.
     public func finish() -> Frame? {
         out.removeAll(keepingCapacity: true)
-        pending.removeAll()
+        pendingEvents.removeAll()
         slots.cancelAll(emit: emitMT)
         contacts.cancelAll(emit: emitMT)
         singleTouch.cancelAll(emit: emitST)
@@ -219,6 +221,7 @@ public final class EvdevDecoder {
 
     private func commit() throws -> Frame? {
         out.removeAll(keepingCapacity: true)
+        let pending = pendingEvents.events
         let (wasMT, wasAbs) = (protocolMT, sawAbs)
         if protocolMT == .none || !sawAbs {
             let hasMTReport = pending.contains { $0.type == EV.SYN && $0.code == SYN.MT_REPORT }
@@ -253,7 +256,7 @@ public final class EvdevDecoder {
                 }
             }
         }
-        if describedBySource ? (device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)) : !sawAbs {
+        if describedBySource ? describedRelative : !sawAbs {
             relative.commit(pending, ids: ids, emit: emitRelative)
         }
         guard !out.isEmpty else { return nil }

@@ -1,7 +1,7 @@
-/// A cursor for the fast paths of the text formats' event lines (evemu `E:` lines, libinput rows),
-/// which hold almost all of a recording's bytes. It reads only the short, unsigned or `-`-signed
-/// digit runs recorders write, so no value can overflow; anything else makes the fast path give
-/// up and the general parser (`ByteScanner`) decide. A fast path only ever accepts a subset of what
+/// A cursor for the fast path of evemu `E:` lines in any spacing (`EvemuEventLine.anySpacing`).
+/// It reads only the short, unsigned or `-`-signed digit runs recorders write, so no value can
+/// overflow; anything else makes the fast path give up and the general parser (`ByteScanner`)
+/// decide. A fast path only ever accepts a subset of what
 /// the general parser accepts, with the same values.
 struct FixedFieldCursor {
     private let base: UnsafePointer<UInt8>
@@ -88,49 +88,5 @@ struct FixedFieldCursor {
     mutating func atEndOrComment() -> Bool {
         _ = spaces()
         return i >= end || base[i] == 35
-    }
-}
-
-/// The fast path of evemu `E:` lines as evemu-record writes them:
-/// `E: 1284881103.697884 0003 0039 -001` (six digits of microseconds, types and codes of up to four
-/// hex digits, single fields separated by spaces or tabs), with an optional `# comment`.
-enum EvemuEventLine {
-    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
-        guard var c = FixedFieldCursor(line, at: 2) else { return nil }
-        _ = c.spaces()
-        guard let sec = c.decimal(maxDigits: 18, signed: false), c.take(46),
-              let usec = c.digits(exactly: 6), c.spaces(),
-              let type = c.hex4(), c.spaces(),
-              let code = c.hex4(), c.spaces(),
-              let value = c.decimal(maxDigits: 9, signed: true),
-              c.atEndOrComment() else { return nil }
-        return InputEventRecord(sec: sec, usec: usec, type: type, code: code, value: Int32(truncatingIfNeeded: value))
-    }
-}
-
-/// The fast path of libinput event rows as `libinput record` writes them:
-/// `- [  0,   8000,  3,  53,     503] # comment` (decimal fields, spaces around the commas).
-enum LibinputEventRow {
-    /// `text` starts at the row's `- [`.
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
-        guard text.count > 3, text[0] == 45, text[1] == 32, text[2] == 91, var c = FixedFieldCursor(text, at: 3) else { return nil }
-        _ = c.spaces()
-        guard let sec = c.decimal(maxDigits: 18, signed: true), comma(&c),
-              let usec = c.decimal(maxDigits: 18, signed: true), comma(&c),
-              let type = c.decimal(maxDigits: 5, signed: false), type <= 0xffff, comma(&c),
-              let code = c.decimal(maxDigits: 5, signed: false), code <= 0xffff, comma(&c),
-              let value = c.decimal(maxDigits: 9, signed: true) else { return nil }
-        _ = c.spaces()
-        guard c.take(93), c.atEndOrComment() else { return nil }
-        return InputEventRecord(sec: sec, usec: usec, type: UInt16(type), code: UInt16(code), value: Int32(truncatingIfNeeded: value))
-    }
-
-    /// `,` with optional spaces around it.
-    @inline(__always)
-    private static func comma(_ c: inout FixedFieldCursor) -> Bool {
-        _ = c.spaces()
-        guard c.take(44) else { return false }
-        _ = c.spaces()
-        return true
     }
 }

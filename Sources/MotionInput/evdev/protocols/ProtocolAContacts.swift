@@ -30,7 +30,7 @@ struct ProtocolAContacts {
         self.maxJumpSquared = maxJumpSquared
     }
 
-    mutating func commit(_ pending: [PendingEvent], ids: PointerIds, emit: EmitPointer,
+    mutating func commit(_ pending: UnsafeBufferPointer<PendingEvent>, ids: PointerIds, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
         incoming.removeAll(keepingCapacity: true)
         for p in pending where p.type == EV.KEY && p.code == BTN.TOUCH { touching = p.value != 0 }

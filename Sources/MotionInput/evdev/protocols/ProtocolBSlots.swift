@@ -66,7 +66,7 @@ struct ProtocolBSlots {
     /// error (files); `duplicateIdsAreErrors`: a tracking id already held by another slot is an
     /// error (files) rather than ignored (live); `checkMapping` throws when positions cannot be
     /// mapped onto the surface.
-    mutating func commit(_ pending: [PendingEvent], strict: Bool, duplicateIdsAreErrors: Bool, emit: EmitPointer,
+    mutating func commit(_ pending: UnsafeBufferPointer<PendingEvent>, strict: Bool, duplicateIdsAreErrors: Bool, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
         defer {
             for i in changed { slots[i].changed = false }
@@ -105,48 +105,52 @@ struct ProtocolBSlots {
             }
             changed[j] = v
         }
-        // In slot order, as before: the order of the emitted changes is the slots' order.
-        for i in changed {
-            let s = slots[i]
-            if s.id < 0, s.positionPlace >= 0, s.committedId < 0 || s.id != s.committedId, strict {
-                throw EvdevDecoder.Failure(message: "position for slot \(s.number), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
-            }
-            if s.committedId >= 0 || s.id >= 0 {
-                try checkMapping(s.positionPlace >= 0 ? s.positionPlace : pending.first?.place ?? 0)
-            }
-            var shadowed = s.shadowed
-            if s.committedId >= 0, s.id != s.committedId {
-                if !shadowed { emit(.up, Int(s.committedId), s.cx, s.cy) }
-                shadowed = false
-            }
-            if s.id >= 0 {
-                if s.id != s.committedId,
-                   let j = slots.indices.first(where: { $0 > i && slots[$0].committedId == s.id && slots[$0].id != s.id }) {
-                    // The id leaves a later slot in this frame: its lift goes out before it goes down here.
-                    if !slots[j].shadowed { emit(.up, Int(s.id), slots[j].cx, slots[j].cy) }
-                    slots[j].committedId = -1
-                    slots[j].shadowed = false
+        // In slot order, as before: the order of the emitted changes is the slots' order. The
+        // walk reads and writes the slots in place (no copy-on-write check per field).
+        let order = changed
+        try slots.withUnsafeMutableBufferPointer { slots in
+            for i in order {
+                let s = slots[i]
+                if s.id < 0, s.positionPlace >= 0, s.committedId < 0 || s.id != s.committedId, strict {
+                    throw EvdevDecoder.Failure(message: "position for slot \(s.number), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
                 }
-                if s.id != s.committedId {
-                    // A tracking id is one contact: a second slot claiming it is not a second pointer.
-                    // (Slots before this one are already updated; those after hold it only if they keep it.)
-                    if let other = slots.firstIndex(where: { $0.number != s.number && $0.id == s.id && $0.committedId == s.id && !$0.shadowed }) {
-                        if duplicateIdsAreErrors {
-                            throw EvdevDecoder.Failure(message: "tracking id \(s.id) in slot \(s.number) is already used by slot \(slots[other].number)", place: s.idPlace)
-                        }
-                        shadowed = true
-                    } else {
-                        emit(.down, Int(s.id), s.x, s.y)
+                if s.committedId >= 0 || s.id >= 0 {
+                    try checkMapping(s.positionPlace >= 0 ? s.positionPlace : pending.first?.place ?? 0)
+                }
+                var shadowed = s.shadowed
+                if s.committedId >= 0, s.id != s.committedId {
+                    if !shadowed { emit(.up, Int(s.committedId), s.cx, s.cy) }
+                    shadowed = false
+                }
+                if s.id >= 0 {
+                    if s.id != s.committedId,
+                       let j = slots.indices.first(where: { $0 > i && slots[$0].committedId == s.id && slots[$0].id != s.id }) {
+                        // The id leaves a later slot in this frame: its lift goes out before it goes down here.
+                        if !slots[j].shadowed { emit(.up, Int(s.id), slots[j].cx, slots[j].cy) }
+                        slots[j].committedId = -1
+                        slots[j].shadowed = false
                     }
-                } else if !shadowed, s.x != s.cx || s.y != s.cy {
-                    emit(.move, Int(s.id), s.x, s.y)
+                    if s.id != s.committedId {
+                        // A tracking id is one contact: a second slot claiming it is not a second pointer.
+                        // (Slots before this one are already updated; those after hold it only if they keep it.)
+                        if let other = slots.firstIndex(where: { $0.number != s.number && $0.id == s.id && $0.committedId == s.id && !$0.shadowed }) {
+                            if duplicateIdsAreErrors {
+                                throw EvdevDecoder.Failure(message: "tracking id \(s.id) in slot \(s.number) is already used by slot \(slots[other].number)", place: s.idPlace)
+                            }
+                            shadowed = true
+                        } else {
+                            emit(.down, Int(s.id), s.x, s.y)
+                        }
+                    } else if !shadowed, s.x != s.cx || s.y != s.cy {
+                        emit(.move, Int(s.id), s.x, s.y)
+                    }
                 }
+                slots[i].shadowed = shadowed
+                slots[i].committedId = s.id
+                slots[i].cx = s.x
+                slots[i].cy = s.y
+                slots[i].positionPlace = -1
             }
-            slots[i].shadowed = shadowed
-            slots[i].committedId = s.id
-            slots[i].cx = s.x
-            slots[i].cy = s.y
-            slots[i].positionPlace = -1
         }
     }
 

@@ -16,7 +16,7 @@ struct RelativePointer {
         self.bounds = bounds
     }
 
-    mutating func commit(_ pending: [PendingEvent], ids: PointerIds,
+    mutating func commit(_ pending: UnsafeBufferPointer<PendingEvent>, ids: PointerIds,
                          emit: (PointerPhase, _ id: Int, _ x: Double, _ y: Double) -> Void) {
         var dx: Int64 = 0
         var dy: Int64 = 0

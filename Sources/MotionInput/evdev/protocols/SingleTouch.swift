@@ -8,7 +8,7 @@ struct SingleTouch {
     private var y: Int32 = 0
     private var down: (id: Int, x: Int32, y: Int32)?
 
-    mutating func commit(_ pending: [PendingEvent], ids: PointerIds, emit: EmitPointer,
+    mutating func commit(_ pending: UnsafeBufferPointer<PendingEvent>, ids: PointerIds, emit: EmitPointer,
                          checkMapping: (_ place: Int) throws -> Void) throws {
         var changed = false
         var place = 0
