@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import MotionStreams
 
 /// A Lua function held by Swift (a `map`, `filter` or `subscribe` callback). The function
 /// stays in the registry while the callback lives; errors it raises are reported to the
@@ -34,16 +35,34 @@ public final class LuaCallback {
     /// Calls the function with one argument; returns its first result, or nil if it raised
     /// (the runtime then holds the error).
     public func call(_ argument: MotionValue) -> MotionValue? {
-        invoke(argument) { lua in
+        var result: MotionValue?
+        map(argument) { result = $0 }
+        return result
+    }
+
+    /// Calls the function with one argument and hands its first result to `next`, once Lua's
+    /// stack is back as it was; nothing when it raised (the runtime then holds the error).
+    public func map(_ argument: MotionValue, _ next: (MotionValue) -> Void) {
+        var x = 0.0, y = 0.0
+        var other: MotionValue?
+        let isPoint = invoke(argument) { lua -> Bool in
+            // `{x = number, y = number}`, what a `map` per event returns: read in one C call.
+            // Its size is fixed, so it needs none of the general reader's bounds.
+            if ms_topoint(lua.L, -1, &x, &y) != 0 { return true }
             do {
-                return try LuaConversion.value(lua, at: -1)
+                other = try LuaConversion.value(lua, at: -1)
             } catch let error as LuaBindingError {
                 runtime?.callbackFailed(self, "\(place) callback returned \(error.message)")
             } catch {
                 runtime?.callbackFailed(self, "\(place) \(error)")
             }
-            return nil
-        } ?? nil
+            return false
+        } ?? false
+        if isPoint {
+            next(.point(Point(x: x, y: y)))
+        } else if let other {
+            next(other)
+        }
     }
 
     /// Calls the function for its effect (`subscribe`): its results are dropped by Lua itself,
@@ -116,6 +135,8 @@ public final class LuaCallback {
 /// keeps it current; callbacks hold it strongly (it holds nothing).
 final class LuaCallGate {
     var state: OpaquePointer?
+    /// False once the runtime has begun closing.
+    var isOpen = true
 
     init(state: OpaquePointer) { self.state = state }
 }

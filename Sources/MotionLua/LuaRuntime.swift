@@ -80,6 +80,7 @@ public final class LuaRuntime {
 
     private func updateGate() {
         gate.state = pendingError == nil ? callState : nil
+        gate.isOpen = !isClosed
     }
 
     /// Native stack a pipeline step needs left before it goes deeper (a callback, a property
@@ -300,8 +301,9 @@ public final class LuaRuntime {
     }
 
     func takePendingError() -> ScriptError? {
-        defer { pendingError = nil }
-        return pendingError
+        guard let error = pendingError else { return nil }
+        pendingError = nil
+        return error
     }
 
     /// Records the error a pcall left on top of the stack.

@@ -1,3 +1,5 @@
+import CLuaShim
+
 /// `p:read()` and `p:write(v)`; properties have every stream method too.
 enum PropertyMethods {
     static let all: [(String, Binding)] = [
@@ -17,6 +19,17 @@ enum PropertyMethods {
         let box: LuaProperty = try call.object(1, .property)
         write(try call.value(2), to: box, call.runtime, call.place)
         return 0
+    }
+
+    /// `write` when it has nothing to report: true if the value was written or the runtime has
+    /// closed (nothing is written then); false when `write` must run to report the problem.
+    static func tryWrite(_ value: MotionValue, to box: LuaProperty, _ gate: LuaCallGate) -> Bool {
+        guard gate.isOpen else { return true }
+        guard ms_stacklow(LuaRuntime.stackReserve) == 0, box.writeDepth < maxWriteDepth else { return false }
+        box.writeDepth += 1
+        defer { box.writeDepth -= 1 }
+        box.property.write(value)
+        return true
     }
 
     /// Writes with a guard: a property written, through its own subscriptions, more than

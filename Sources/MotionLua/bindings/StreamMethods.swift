@@ -59,8 +59,11 @@ enum StreamMethods {
         let stream = try call.stream(1)
         if let target: LuaProperty = LuaObject.get(call.lua, at: 2, .property) {
             weak let runtime = call.runtime
+            let gate = call.runtime.gate
             let place = call.place
             return pushSubscription(stream.subscribe(next: { value in
+                // Per event: the weak runtime is loaded only to report a problem.
+                if PropertyMethods.tryWrite(value, to: target, gate) { return }
                 if let runtime { PropertyMethods.write(value, to: target, runtime, place) }
             }), call)
         }
@@ -109,7 +112,7 @@ enum StreamMethods {
         let stream = try call.stream(1)
         let transform = try call.function(2)
         return try push(stream._nextOperator { value, next in
-            if let result = transform.call(value) { next(result) }
+            transform.map(value, next)
         }, call)
     }
 
