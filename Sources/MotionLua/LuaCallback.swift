@@ -7,10 +7,9 @@ import MotionStreams
 /// runtime with the script's `file:line` and traceback, never thrown through Swift.
 public final class LuaCallback {
     let ref: Int32
-    weak var runtime: LuaRuntime?
-    /// The runtime's state as callbacks may use it now: read on every call, where loading the
-    /// weak `runtime` (and retaining it) would cost more than building the event's table.
+    /// The runtime's state as callbacks may use it now: read on every call.
     private let gate: LuaCallGate
+    var runtime: LuaRuntime? { gate.runtime }
     /// Where the callback was passed in, for messages about its results.
     let place: String
     /// Set once the callback raised in a runtime that goes on after callback errors (live
@@ -21,7 +20,6 @@ public final class LuaCallback {
 
     init(ref: Int32, runtime: LuaRuntime, place: String) {
         self.ref = ref
-        self.runtime = runtime
         gate = runtime.gate
         self.place = place
         runtime.liveCallbacks += 1
@@ -133,10 +131,20 @@ public final class LuaCallback {
 /// The lua_State callbacks run on now (the running binding's, else the main state), or nil
 /// once the runtime has closed or holds an error: nothing more may run then. The runtime
 /// keeps it current; callbacks hold it strongly (it holds nothing).
+///
+/// It is also how everything the runtime's objects hold (callbacks, operators, sources) reaches
+/// the runtime: `runtime` answers as a weak reference would, until the runtime is gone. A weak
+/// reference would give the runtime a side table, and every retain and release of it (each
+/// binding call makes some) would take the slow path.
 final class LuaCallGate {
     var state: OpaquePointer?
     /// False once the runtime has begun closing.
     var isOpen = true
+    /// Set by the runtime once it is made, cleared at the end of its deinit.
+    unowned(unsafe) var owner: LuaRuntime?
 
     init(state: OpaquePointer) { self.state = state }
+
+    /// The runtime, nil once it has been deinitialized.
+    var runtime: LuaRuntime? { owner }
 }

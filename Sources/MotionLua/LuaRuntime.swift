@@ -64,10 +64,12 @@ public final class LuaRuntime {
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
+        gate.owner = self
     }
 
     deinit {
         close()
+        gate.owner = nil
     }
 
     /// The runtime of a state; nil once it has begun closing.
