@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import MotionGestures
 import MotionStreams
 
 /// A Lua function held by Swift (a `map`, `filter` or `subscribe` callback). The function
@@ -69,6 +70,17 @@ public final class LuaCallback {
         _ = invoke(argument, results: 0) { _ in () }
     }
 
+    /// `run` with a raw pointer event (`motion.pointers():subscribe(f)`): the same table and
+    /// call, without the event going through a MotionValue first.
+    func run(pointer e: PointerEvent) {
+        guard e.device == nil else { return run(.pointerEvent(e)) }
+        guard !isDisabled, let L = gate.state, hasStackLeft() else { return }
+        var top: Int32 = 0
+        let status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, 0, &top)
+        guard status != MS_CALL_NOSTACK else { return stackFull() }
+        _ = finish(status, Lua(L), top) { _ in () }
+    }
+
     /// Switches the callback off for good (see `isDisabled`).
     func disable() {
         guard !isDisabled else { return }
@@ -88,20 +100,22 @@ public final class LuaCallback {
     /// of every input event, goes in through one C call that builds its table from interned
     /// keys and calls (`ms_callpointer`); other values are pushed from Swift.
     private func invoke<R>(_ argument: MotionValue, results: Int32 = 1, _ read: (Lua) -> R) -> R? {
-        guard !isDisabled, let L = gate.state else { return nil }
-        if ms_stacklow(LuaRuntime.stackReserve) != 0 {
-            _ = runtime?.hasStackLeft(place)
-            return nil
-        }
+        guard !isDisabled, let L = gate.state, hasStackLeft() else { return nil }
         let lua = Lua(L)
         var top: Int32 = 0
         let status: Int32
         if case .pointerEvent(let e) = argument, e.device == nil {
             status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, results, &top)
-            guard status != MS_CALL_NOSTACK else { return stackFull() }
+            guard status != MS_CALL_NOSTACK else {
+                stackFull()
+                return nil
+            }
         } else {
             top = ms_callprepare(L, ref, 3)
-            guard top >= 0 else { return stackFull() }
+            guard top >= 0 else {
+                stackFull()
+                return nil
+            }
             do {
                 try LuaConversion.push(argument, on: lua)
             } catch let error as LuaBindingError {
@@ -114,6 +128,11 @@ public final class LuaCallback {
             }
             status = ms_pcalllua(L, 1, results, top + 1)
         }
+        return finish(status, lua, top, read)
+    }
+
+    /// After the call: its result read (or its error reported), then Lua's stack back to `top`.
+    private func finish<R>(_ status: Int32, _ lua: Lua, _ top: Int32, _ read: (Lua) -> R) -> R? {
         defer { lua.top = top }
         guard status == LUA_OK else {
             runtime?.callbackRaised(self, status: status, lua: lua)
@@ -122,9 +141,15 @@ public final class LuaCallback {
         return read(lua)
     }
 
-    private func stackFull<R>() -> R? {
+    /// False, with the error recorded, when the native stack is too low to go deeper.
+    private func hasStackLeft() -> Bool {
+        if ms_stacklow(LuaRuntime.stackReserve) == 0 { return true }
+        _ = runtime?.hasStackLeft(place)
+        return false
+    }
+
+    private func stackFull() {
         runtime?.fail(.runtime, "\(place) callback: Lua's stack is full (callbacks nested too deep)")
-        return nil
     }
 }
 

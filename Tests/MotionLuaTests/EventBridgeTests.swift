@@ -143,4 +143,29 @@ import Testing
             "0.048 g [\"ended\",\"translation\",20,0,\"function\",true,1]",
         ])
     }
+
+    /// A Lua function subscribed to `motion.pointers()` is called straight from the dispatcher:
+    /// still in input order among the other subscriptions, and gone once unsubscribed.
+    @Test func aDirectPointerCallbackKeepsOrderAndUnsubscribes() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local n = 0
+            local sub
+            sub = motion.pointers():subscribe(function(e)
+                n = n + 1
+                motion.emit("a", e.x)
+                if n == 2 then sub:unsubscribe() end
+            end)
+            motion.pointers():map(function(e) return e.x * 10 end):subscribe(function(v) motion.emit("b", v) end)
+            motion.pointers():subscribe(function(e) motion.emit("c", e.phase) end, function(s) motion.emit("state", s) end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(1, (1, .down, 1, 0), (2, .down, 2, 0)))
+        try runtime.handle(frame(2, (1, .up, 3, 0)))
+        #expect(output.lines == [
+            "1 a 1", "1 b 10", "1 c \"down\"",
+            "1 a 2", "1 b 20", "1 c \"down\"",
+            "2 b 30", "2 c \"up\"",
+        ])
+        #expect(runtime.subscriptionCount == 2)
+    }
 }

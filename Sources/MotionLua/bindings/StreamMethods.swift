@@ -68,9 +68,18 @@ enum StreamMethods {
         }
         let onNext = try call.function(2)
         let onState = call.lua.isNoneOrNil(3) ? nil : try call.function(3)
-        let subscription = stream.subscribe(
-            next: { onNext.run($0) },
-            state: { state in onState?.run(.string(state.name)) })
+        let subscription: Subscription
+        if let source: LuaStream = LuaObject.get(call.lua, at: 1, .stream), source.isPointers {
+            // Raw input to a Lua function, the commonest callback per event: straight from the
+            // dispatcher (the source has values only, no states), as the stream would connect it.
+            weak let dispatcher = call.runtime.dispatcher
+            let id = dispatcher?.addPointerListener { onNext.run(pointer: $0) }
+            subscription = Subscription { if let id { dispatcher?.removePointerListener(id) } }
+        } else {
+            subscription = stream.subscribe(
+                next: { onNext.run($0) },
+                state: { state in onState?.run(.string(state.name)) })
+        }
         // A callback switched off after an error (live input) takes its subscription with it.
         let end = { [gate = call.runtime.gate, weak subscription] in
             guard let subscription else { return }
