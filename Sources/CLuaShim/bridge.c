@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char *const spellings[MS_KEY_COUNT] = {
-    "id", "phase", "x", "y", "down", "move", "up", "cancel", "motion.Gesture",
+    "id", "phase", "x", "y", "down", "move", "up", "cancel",
 };
 
 void ms_bridge_init(lua_State *L) {
@@ -68,18 +68,18 @@ int ms_callpointer(lua_State *L, int fn, long long id, int phase, double x, doub
                    int nresults, int *top) {
     /* handler, function, table, key, value; and the results */
     if (!lua_checkstack(L, 5 + (nresults > 0 ? nresults : 0))) return MS_CALL_NOSTACK;
-    const ms_Extra *e = ms_extra(L);
+    ms_Extra *e = ms_extra(L);
     int base = lua_gettop(L);
     *top = base;
     lua_pushcfunction(L, ms_traceback);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn);
     pushpointer(L, e, id, phase, x, y);
-    return ms_pcalllua(L, 1, nresults, base + 1);
+    return ms_pcall_capped(L, e, 1, nresults, base + 1);
 }
 
 int ms_topoint(lua_State *L, int index, double *x, double *y) {
-    if (lua_type(L, index) != LUA_TTABLE || lua_rawlen(L, index) != 0 || !lua_checkstack(L, 2))
-        return 0;
+    /* Array entries come out of lua_next as integer keys, which end the search. */
+    if (lua_type(L, index) != LUA_TTABLE || !lua_checkstack(L, 2)) return 0;
     index = lua_absindex(L, index);
     int seen = 0; /* bit 1: x, bit 2: y */
     lua_pushnil(L);
@@ -97,4 +97,25 @@ int ms_topoint(lua_State *L, int index, double *x, double *y) {
         lua_pop(L, 1);
     }
     return seen == 3;
+}
+
+void ms_setgesturemetatable(lua_State *L) {
+    lua_pushvalue(L, -1);
+    ms_extra(L)->gestureMetatable = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+void *ms_newgesture(lua_State *L, size_t size) {
+    void *block = lua_newuserdatauv(L, size, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ms_extra(L)->gestureMetatable);
+    lua_setmetatable(L, -2);
+    return block;
+}
+
+void *ms_testgesture(lua_State *L, int index) {
+    void *block = lua_touserdata(L, index);
+    if (block == NULL || !lua_getmetatable(L, index)) return NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ms_extra(L)->gestureMetatable);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same ? block : NULL;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <lua.h>
 #include "CLuaShimBridge.h"
+#include "CLuaShimInterrupt.h"
 #include "pool.h"
 
 typedef struct {
@@ -15,9 +16,22 @@ typedef struct {
     int timedOut;
     double deadline;
     int keys[MS_KEY_COUNT]; /* registry references of the bridge's interned strings */
+    int gestureMetatable;   /* registry reference of the gesture values' metatable */
     ms_Pool pool;           /* the state's small blocks */
 } ms_Extra;
 
 static inline ms_Extra *ms_extra(lua_State *L) { return *(ms_Extra **)lua_getextraspace(L); }
+
+/* ms_pcalllua (see CLuaShim.h): the memory cap applies, and an interruption reaches, only the
+ * Lua code run inside. */
+static inline int ms_pcall_capped(lua_State *L, ms_Extra *e, int nargs, int nresults, int msgh) {
+    int saved = e->inSwift;
+    e->inSwift = 0;
+    lua_State *outer = ms_interrupt_enter(L);
+    int status = lua_pcall(L, nargs, nresults, msgh);
+    ms_interrupt_leave(outer);
+    e->inSwift = saved;
+    return status;
+}
 
 #endif

@@ -41,7 +41,7 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     ms_Extra *e = (ms_Extra *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        ms_pool_realloc(&e->pool, ptr, old, 0);
+        if (ptr) ms_pool_free(&e->pool, ptr, old); /* Lua frees empty vectors (NULL) too */
         e->used -= old;
         return NULL;
     }
@@ -121,14 +121,7 @@ int ms_traceback(lua_State *L) {
 }
 
 int ms_pcalllua(lua_State *L, int nargs, int nresults, int msgh) {
-    ms_Extra *e = extra(L);
-    int saved = e->inSwift;
-    e->inSwift = 0;
-    lua_State *outer = ms_interrupt_enter(L);
-    int status = lua_pcall(L, nargs, nresults, msgh);
-    ms_interrupt_leave(outer);
-    e->inSwift = saved;
-    return status;
+    return ms_pcall_capped(L, extra(L), nargs, nresults, msgh);
 }
 
 void ms_setowner(lua_State *L, void *owner) { extra(L)->owner = owner; }

@@ -1,15 +1,16 @@
 import CLua
 import CLuaShim
+import MotionGestures
+import MotionStreams
 
 /// A Lua function held by Swift (a `map`, `filter` or `subscribe` callback). The function
 /// stays in the registry while the callback lives; errors it raises are reported to the
 /// runtime with the script's `file:line` and traceback, never thrown through Swift.
 public final class LuaCallback {
     let ref: Int32
-    weak var runtime: LuaRuntime?
-    /// The runtime's state as callbacks may use it now: read on every call, where loading the
-    /// weak `runtime` (and retaining it) would cost more than building the event's table.
+    /// The runtime's state as callbacks may use it now: read on every call.
     private let gate: LuaCallGate
+    var runtime: LuaRuntime? { gate.runtime }
     /// Where the callback was passed in, for messages about its results.
     let place: String
     /// Set once the callback raised in a runtime that goes on after callback errors (live
@@ -20,7 +21,6 @@ public final class LuaCallback {
 
     init(ref: Int32, runtime: LuaRuntime, place: String) {
         self.ref = ref
-        self.runtime = runtime
         gate = runtime.gate
         self.place = place
         runtime.liveCallbacks += 1
@@ -34,22 +34,51 @@ public final class LuaCallback {
     /// Calls the function with one argument; returns its first result, or nil if it raised
     /// (the runtime then holds the error).
     public func call(_ argument: MotionValue) -> MotionValue? {
-        invoke(argument) { lua in
+        var result: MotionValue?
+        map(argument) { result = $0 }
+        return result
+    }
+
+    /// Calls the function with one argument and hands its first result to `next`, once Lua's
+    /// stack is back as it was; nothing when it raised (the runtime then holds the error).
+    public func map(_ argument: MotionValue, _ next: (MotionValue) -> Void) {
+        var x = 0.0, y = 0.0
+        var other: MotionValue?
+        let isPoint = invoke(argument) { lua -> Bool in
+            // `{x = number, y = number}`, what a `map` per event returns: read in one C call.
+            // Its size is fixed, so it needs none of the general reader's bounds.
+            if ms_topoint(lua.L, -1, &x, &y) != 0 { return true }
             do {
-                return try LuaConversion.value(lua, at: -1)
+                other = try LuaConversion.value(lua, at: -1)
             } catch let error as LuaBindingError {
                 runtime?.callbackFailed(self, "\(place) callback returned \(error.message)")
             } catch {
                 runtime?.callbackFailed(self, "\(place) \(error)")
             }
-            return nil
-        } ?? nil
+            return false
+        } ?? false
+        if isPoint {
+            next(.point(Point(x: x, y: y)))
+        } else if let other {
+            next(other)
+        }
     }
 
     /// Calls the function for its effect (`subscribe`): its results are dropped by Lua itself,
     /// so none is read back into Swift.
     public func run(_ argument: MotionValue) {
         _ = invoke(argument, results: 0) { _ in () }
+    }
+
+    /// `run` with a raw pointer event (`motion.pointers():subscribe(f)`): the same table and
+    /// call, without the event going through a MotionValue first.
+    func run(pointer e: PointerEvent) {
+        guard e.device == nil else { return run(.pointerEvent(e)) }
+        guard !isDisabled, let L = gate.state, hasStackLeft() else { return }
+        var top: Int32 = 0
+        let status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, 0, &top)
+        guard status != MS_CALL_NOSTACK else { return stackFull() }
+        _ = finish(status, Lua(L), top) { _ in () }
     }
 
     /// Switches the callback off for good (see `isDisabled`).
@@ -71,20 +100,22 @@ public final class LuaCallback {
     /// of every input event, goes in through one C call that builds its table from interned
     /// keys and calls (`ms_callpointer`); other values are pushed from Swift.
     private func invoke<R>(_ argument: MotionValue, results: Int32 = 1, _ read: (Lua) -> R) -> R? {
-        guard !isDisabled, let L = gate.state else { return nil }
-        if ms_stacklow(LuaRuntime.stackReserve) != 0 {
-            _ = runtime?.hasStackLeft(place)
-            return nil
-        }
+        guard !isDisabled, let L = gate.state, hasStackLeft() else { return nil }
         let lua = Lua(L)
         var top: Int32 = 0
         let status: Int32
         if case .pointerEvent(let e) = argument, e.device == nil {
             status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, results, &top)
-            guard status != MS_CALL_NOSTACK else { return stackFull() }
+            guard status != MS_CALL_NOSTACK else {
+                stackFull()
+                return nil
+            }
         } else {
             top = ms_callprepare(L, ref, 3)
-            guard top >= 0 else { return stackFull() }
+            guard top >= 0 else {
+                stackFull()
+                return nil
+            }
             do {
                 try LuaConversion.push(argument, on: lua)
             } catch let error as LuaBindingError {
@@ -97,6 +128,11 @@ public final class LuaCallback {
             }
             status = ms_pcalllua(L, 1, results, top + 1)
         }
+        return finish(status, lua, top, read)
+    }
+
+    /// After the call: its result read (or its error reported), then Lua's stack back to `top`.
+    private func finish<R>(_ status: Int32, _ lua: Lua, _ top: Int32, _ read: (Lua) -> R) -> R? {
         defer { lua.top = top }
         guard status == LUA_OK else {
             runtime?.callbackRaised(self, status: status, lua: lua)
@@ -105,17 +141,35 @@ public final class LuaCallback {
         return read(lua)
     }
 
-    private func stackFull<R>() -> R? {
+    /// False, with the error recorded, when the native stack is too low to go deeper.
+    private func hasStackLeft() -> Bool {
+        if ms_stacklow(LuaRuntime.stackReserve) == 0 { return true }
+        _ = runtime?.hasStackLeft(place)
+        return false
+    }
+
+    private func stackFull() {
         runtime?.fail(.runtime, "\(place) callback: Lua's stack is full (callbacks nested too deep)")
-        return nil
     }
 }
 
 /// The lua_State callbacks run on now (the running binding's, else the main state), or nil
 /// once the runtime has closed or holds an error: nothing more may run then. The runtime
 /// keeps it current; callbacks hold it strongly (it holds nothing).
+///
+/// It is also how everything the runtime's objects hold (callbacks, operators, sources) reaches
+/// the runtime: `runtime` answers as a weak reference would, until the runtime is gone. A weak
+/// reference would give the runtime a side table, and every retain and release of it (each
+/// binding call makes some) would take the slow path.
 final class LuaCallGate {
     var state: OpaquePointer?
+    /// False once the runtime has begun closing.
+    var isOpen = true
+    /// Set by the runtime once it is made, cleared at the end of its deinit.
+    unowned(unsafe) var owner: LuaRuntime?
 
     init(state: OpaquePointer) { self.state = state }
+
+    /// The runtime, nil once it has been deinitialized.
+    var runtime: LuaRuntime? { owner }
 }

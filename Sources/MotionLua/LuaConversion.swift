@@ -82,17 +82,14 @@ enum LuaConversion {
         lua_rawset(lua.L, table)
     }
 
-    /// A userdata holding the snapshot; its metatable from the registry by reference.
+    /// A userdata holding the snapshot, with the gesture metatable (see `ms_newgesture`).
     static func pushGesture(_ g: GestureValue, on lua: Lua) {
-        let block = ms_newuserdata(lua.L, MemoryLayout<GestureValue>.size)!
+        let block = ms_newgesture(lua.L, MemoryLayout<GestureValue>.size)!
         block.initializeMemory(as: GestureValue.self, repeating: g, count: 1)
-        ms_pushkey(lua.L, Int32(MS_KEY_GESTURE_METATABLE))
-        lua_rawget(lua.L, ms_registryindex())
-        lua_setmetatable(lua.L, -2)
     }
 
     static func gesture(_ lua: Lua, at index: Int32) -> GestureValue? {
-        guard let block = luaL_testudata(lua.L, index, gestureMetatable) else { return nil }
+        guard let block = ms_testgesture(lua.L, index) else { return nil }
         return block.load(as: GestureValue.self)
     }
 

@@ -13,6 +13,9 @@ public final class LuaStream {
     /// The operators one subscription to this stream connects, a stream used twice counted
     /// twice (see `StreamMethods.maxConnections`).
     let connections: Int
+    /// `motion.pointers()` itself: a Lua function subscribed to it is registered with the
+    /// dispatcher directly, so each event reaches it without the stream machinery.
+    var isPointers = false
 
     public convenience init(_ observable: MotionObservable<MotionValue>,
                 gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil) {

@@ -64,10 +64,12 @@ public final class LuaRuntime {
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
+        gate.owner = self
     }
 
     deinit {
         close()
+        gate.owner = nil
     }
 
     /// The runtime of a state; nil once it has begun closing.
@@ -80,6 +82,7 @@ public final class LuaRuntime {
 
     private func updateGate() {
         gate.state = pendingError == nil ? callState : nil
+        gate.isOpen = !isClosed
     }
 
     /// Native stack a pipeline step needs left before it goes deeper (a callback, a property
@@ -300,8 +303,9 @@ public final class LuaRuntime {
     }
 
     func takePendingError() -> ScriptError? {
-        defer { pendingError = nil }
-        return pendingError
+        guard let error = pendingError else { return nil }
+        pendingError = nil
+        return error
     }
 
     /// Records the error a pcall left on top of the stack.

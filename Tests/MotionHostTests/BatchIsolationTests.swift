@@ -66,7 +66,7 @@ private let okLine = #"{"t":0,"name":"ok","value":1}"# + "\n"
         process.standardError = FileHandle.nullDevice
         try process.run()
         var pid: Int32 = 0
-        for _ in 0..<200 where pid == 0 {  // hang guard
+        for _ in 0..<1200 where pid == 0 {  // hang guard (a loaded machine starts workers slowly)
             usleep(50_000)
             pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         }

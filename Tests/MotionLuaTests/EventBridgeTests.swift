@@ -125,22 +125,47 @@ import Testing
         ])
     }
 
-    /// The gesture value a gesture stream hands a callback is the same userdata as before
-    /// the bridge pushed it (its metatable found by reference): fields and methods work.
+    /// The gesture value a gesture stream hands a callback: fields and methods work (methods
+    /// are looked up first; `velocity` is a method but for swipes, where it is a field).
     @Test func aGestureValueReachesACallbackWithItsMethods() throws {
         let (runtime, output) = try loadedRuntime("""
             local pan = motion.pan()
             motion.gesture(pan):subscribe(function(g)
                 local t = g:translation()
-                motion.emit("g", {g.state, g.kind, t.x, t.y})
+                motion.emit("g", {g.state, g.kind, t.x, t.y, type(g.velocity), g.direction == nil, g.pointers})
             end)
             """)
         defer { runtime.close() }
         for f in dragFrames(moves: 2) { try runtime.handle(f) }
         #expect(output.lines == [
-            "0 g [\"possible\",\"translation\",0,0]",
-            "0.032 g [\"began\",\"translation\",20,0]",
-            "0.048 g [\"ended\",\"translation\",20,0]",
+            "0 g [\"possible\",\"translation\",0,0,\"function\",true,0]",
+            "0.032 g [\"began\",\"translation\",20,0,\"function\",true,1]",
+            "0.048 g [\"ended\",\"translation\",20,0,\"function\",true,1]",
         ])
+    }
+
+    /// A Lua function subscribed to `motion.pointers()` is called straight from the dispatcher:
+    /// still in input order among the other subscriptions, and gone once unsubscribed.
+    @Test func aDirectPointerCallbackKeepsOrderAndUnsubscribes() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local n = 0
+            local sub
+            sub = motion.pointers():subscribe(function(e)
+                n = n + 1
+                motion.emit("a", e.x)
+                if n == 2 then sub:unsubscribe() end
+            end)
+            motion.pointers():map(function(e) return e.x * 10 end):subscribe(function(v) motion.emit("b", v) end)
+            motion.pointers():subscribe(function(e) motion.emit("c", e.phase) end, function(s) motion.emit("state", s) end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(1, (1, .down, 1, 0), (2, .down, 2, 0)))
+        try runtime.handle(frame(2, (1, .up, 3, 0)))
+        #expect(output.lines == [
+            "1 a 1", "1 b 10", "1 c \"down\"",
+            "1 a 2", "1 b 20", "1 c \"down\"",
+            "2 b 30", "2 c \"up\"",
+        ])
+        #expect(runtime.subscriptionCount == 2)
     }
 }

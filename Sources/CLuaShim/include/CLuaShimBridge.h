@@ -14,7 +14,6 @@ struct lua_State;
 enum {
     MS_KEY_ID, MS_KEY_PHASE, MS_KEY_X, MS_KEY_Y,
     MS_KEY_DOWN, MS_KEY_MOVE, MS_KEY_UP, MS_KEY_CANCEL,
-    MS_KEY_GESTURE_METATABLE,
     MS_KEY_COUNT
 };
 
@@ -48,6 +47,18 @@ int ms_callpointer(struct lua_State *L, int fn, long long id, int phase, double 
  * array part, no other key; metatables are not consulted); if so its numbers go to *x, *y.
  * Needs 2 free stack slots (returns 0 without them). */
 int ms_topoint(struct lua_State *L, int index, double *x, double *y);
+
+/* Makes the table on top of the stack (not popped) the metatable of gesture values. */
+void ms_setgesturemetatable(struct lua_State *L);
+
+/* Pushes a new gesture value: a userdata of `size` bytes with the gesture metatable. Returns
+ * its block. Needs 2 free stack slots. */
+void *ms_newgesture(struct lua_State *L, size_t size);
+
+/* The gesture value at `index` (a userdata with the gesture metatable), or NULL. What
+ * luaL_testudata does, with the metatable held by reference rather than looked up by name.
+ * Needs 2 free stack slots. */
+void *ms_testgesture(struct lua_State *L, int index);
 
 /* Whether less than min(reserve, stack size / 4) bytes of native stack are left. */
 int ms_stacklow(size_t reserve);

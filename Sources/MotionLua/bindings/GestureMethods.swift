@@ -1,3 +1,5 @@
+import CLua
+import CLuaShim
 import MotionGestures
 import MotionStreams
 
@@ -35,6 +37,13 @@ enum GestureMethods {
 
     static let index = BindingTable.register("__index") { call in
         let g = try gesture(call)
+        // A method (`g:translation()`, per event in many scripts) is found without making a
+        // Swift string of its name; a swipe's `velocity` is its field, not the method.
+        if g.kind != .swipe || !isVelocity(call.lua, at: 2) {
+            lua_pushvalue(call.lua.L, 2)
+            if lua_rawget(call.lua.L, ms_upvalueindex(3)) != LUA_TNIL { return 1 }
+            call.lua.pop()
+        }
         switch call.lua.string(at: 2) {
         case "state": call.lua.push(g.state.rawValue)
         case "pointers": call.lua.push(g.pointers)
@@ -53,6 +62,10 @@ enum GestureMethods {
     static let toString = BindingTable.register("__tostring") { call in
         call.lua.push(JSONText.value(.gesture(try gesture(call))))
         return 1
+    }
+
+    private static func isVelocity(_ lua: Lua, at index: Int32) -> Bool {
+        lua.type(at: index) == LUA_TSTRING && lua.string(at: index) == "velocity"
     }
 
     static func gesture(_ call: LuaCall) throws -> GestureValue {

@@ -39,12 +39,12 @@ enum GestureOperatorMethods {
             return typed.source
         }
         let stream = try call.stream(1)
-        weak let runtime = call.runtime
+        let gate = call.runtime.gate
         let place = call.place
         let expected = kinds.map { $0.map(\.rawValue).joined(separator: " or ") + " gestures" } ?? "gesture values"
         return stream._nextOperator { (value: MotionValue, next: (GestureValue) -> Void) in
             guard case .gesture(let g) = value, kinds?.contains(g.kind) ?? true else {
-                runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
+                gate.runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
                 return
             }
             next(g)

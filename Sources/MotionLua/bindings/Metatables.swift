@@ -14,6 +14,7 @@ enum Metatables {
 
         // Gesture values are plain structs in userdata: no __gc.
         luaL_newmetatable(lua.L, LuaConversion.gestureMetatable)
+        ms_setgesturemetatable(lua.L)
         BindingTable.pushTable(GestureMethods.all, on: lua)
         BindingTable.push(GestureMethods.index, on: lua, withUpvalue: true)
         lua.setField("__index", in: -2)

@@ -142,7 +142,9 @@ enum MotionModule {
             }) else { return {} }
             return { dispatcher?.removePointerListener(id) }
         }
-        return try StreamMethods.push(source, call)
+        let results = try StreamMethods.push(source, call)
+        if let stream: LuaStream = LuaObject.get(call.lua, at: -1, .stream) { stream.isPointers = true }
+        return results
     }
 
     static func emit(_ call: LuaCall) throws -> Int32 {

@@ -21,15 +21,28 @@ enum PropertyMethods {
         return 0
     }
 
-    /// What `s:subscribe(property)` calls with each value: `write(_:to:_:_:)`.
-    static func writer(to target: LuaProperty, _ call: LuaCall) -> (MotionValue) -> Void {
-        // Neither strong (a cycle through the sources' listeners) nor weak (a weak reference gives
-        // the runtime a side table, and every value would load, retain and release it through
-        // that): the runtime keeps the subscription this writer serves and unsubscribes it when it
-        // closes, which it does before it goes, so no value reaches a writer whose runtime is gone.
-        let runtime = Unmanaged.passUnretained(call.runtime)
-        let place = call.place
-        return { value in runtime._withUnsafeGuaranteedRef { write(value, to: target, $0, place) } }
+    /// `write` when it has nothing to report: true if the value was written or the runtime has
+    /// closed (nothing is written then); false when `write` must run to report the problem.
+    static func tryWrite(_ value: MotionValue, to box: LuaProperty, _ gate: LuaCallGate) -> Bool {
+        guard gate.isOpen else { return true }
+        guard ms_stacklow(LuaRuntime.stackReserve) == 0, box.writeDepth < maxWriteDepth else { return false }
+        box.writeDepth += 1
+        defer { box.writeDepth -= 1 }
+        store(value, in: box)
+        return true
+    }
+
+    /// Points and numbers (what drags, pinches and turns write) are stored as made here: no copy
+    /// of a general value.
+    @inline(__always)
+    private static func store(_ value: MotionValue, in box: LuaProperty) {
+        if case .point(let p) = value {
+            box.property.write(.point(p))
+        } else if case .number(let x) = value {
+            box.property.write(.number(x))
+        } else {
+            box.property.write(value)
+        }
     }
 
     /// Writes with a guard: a property written, through its own subscriptions, more than
@@ -43,14 +56,6 @@ enum PropertyMethods {
         }
         box.writeDepth += 1
         defer { box.writeDepth -= 1 }
-        // Points and numbers (what drags, pinches and turns write) are stored as made here: no
-        // copy of a general value.
-        if case .point(let p) = value {
-            box.property.write(.point(p))
-        } else if case .number(let x) = value {
-            box.property.write(.number(x))
-        } else {
-            box.property.write(value)
-        }
+        store(value, in: box)
     }
 }

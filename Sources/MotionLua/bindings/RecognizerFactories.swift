@@ -93,20 +93,20 @@ enum RecognizerFactories {
     /// callback), keep the current time.
     static func stamped<T>(_ source: MotionObservable<T>, by recognizer: GestureRecognizer,
                            _ runtime: LuaRuntime) -> MotionObservable<T> {
-        // Weak: the recognizer (owned by the runtime's dispatcher) holds these closures.
-        weak let runtime = runtime
+        // Not owning: the recognizer (owned by the runtime's dispatcher) holds these closures.
+        let gate = runtime.gate
         return MotionObservable { observer in
             var connecting = true
             // The usual case, a value of the frame being handled, takes the short path.
             let subscription = source.subscribe(
                 next: { value in
                     let t = recognizer.value.t
-                    guard let runtime, !connecting, t != runtime.dispatcher.time, !runtime.isTimeSet else { return observer.next(value) }
+                    guard let runtime = gate.runtime, !connecting, t != runtime.dispatcher.time, !runtime.isTimeSet else { return observer.next(value) }
                     runtime.withTime(t) { observer.next(value) }
                 },
                 state: { state in
                     let t = recognizer.value.t
-                    guard let runtime, !connecting, t != runtime.dispatcher.time, !runtime.isTimeSet else { return observer.state(state) }
+                    guard let runtime = gate.runtime, !connecting, t != runtime.dispatcher.time, !runtime.isTimeSet else { return observer.state(state) }
                     runtime.withTime(t) { observer.state(state) }
                 })
             connecting = false

@@ -89,25 +89,25 @@ enum SourceFactories {
     /// A source that cannot go on stops the run with an error naming it and where it was made.
     static func stopRun(_ call: LuaCall, _ name: String) -> (String) -> Void {
         let place = call.place
-        return { [weak runtime = call.runtime] message in
-            runtime?.fail(.runtime, "\(place) \(name): \(message)")
+        return { [gate = call.runtime.gate] message in
+            gate.runtime?.fail(.runtime, "\(place) \(name): \(message)")
         }
     }
 
     /// Values a source emits from the input clock are stamped with the clock's time; what it
     /// emits at subscription keeps the current time.
     static func onClockTime(_ source: MotionObservable<MotionValue>, _ runtime: LuaRuntime) -> MotionObservable<MotionValue> {
-        // Weak: the runtime's clock holds these closures while an animation is scheduled.
-        weak let runtime = runtime
+        // Not owning: the runtime's clock holds these closures while an animation is scheduled.
+        let gate = runtime.gate
         return MotionObservable { observer in
             var connecting = true
             let subscription = source.subscribe(
                 next: { value in
-                    guard let runtime, !connecting else { return observer.next(value) }
+                    guard let runtime = gate.runtime, !connecting else { return observer.next(value) }
                     runtime.withTime(runtime.dispatcher.clock.now) { observer.next(value) }
                 },
                 state: { state in
-                    guard let runtime, !connecting else { return observer.state(state) }
+                    guard let runtime = gate.runtime, !connecting else { return observer.state(state) }
                     runtime.withTime(runtime.dispatcher.clock.now) { observer.state(state) }
                 })
             connecting = false

@@ -58,19 +58,33 @@ enum StreamMethods {
     static func subscribe(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         if let target: LuaProperty = LuaObject.get(call.lua, at: 2, .property) {
-            return pushSubscription(stream.subscribe(next: PropertyMethods.writer(to: target, call)), call)
+            let gate = call.runtime.gate
+            let place = call.place
+            return pushSubscription(stream.subscribe(next: { value in
+                // Per event: the runtime is reached only to report a problem.
+                if PropertyMethods.tryWrite(value, to: target, gate) { return }
+                if let runtime = gate.runtime { PropertyMethods.write(value, to: target, runtime, place) }
+            }), call)
         }
         let onNext = try call.function(2)
         let onState = call.lua.isNoneOrNil(3) ? nil : try call.function(3)
-        let subscription = stream.subscribe(
-            next: { onNext.run($0) },
-            state: { state in onState?.run(.string(state.name)) })
+        let subscription: Subscription
+        if let source: LuaStream = LuaObject.get(call.lua, at: 1, .stream), source.isPointers {
+            // Raw input to a Lua function, the commonest callback per event: straight from the
+            // dispatcher (the source has values only, no states), as the stream would connect it.
+            weak let dispatcher = call.runtime.dispatcher
+            let id = dispatcher?.addPointerListener { onNext.run(pointer: $0) }
+            subscription = Subscription { if let id { dispatcher?.removePointerListener(id) } }
+        } else {
+            subscription = stream.subscribe(
+                next: { onNext.run($0) },
+                state: { state in onState?.run(.string(state.name)) })
+        }
         // A callback switched off after an error (live input) takes its subscription with it.
-        let runtime = call.runtime
-        let end = { [weak runtime, weak subscription] in
+        let end = { [gate = call.runtime.gate, weak subscription] in
             guard let subscription else { return }
             subscription.unsubscribe()
-            runtime?.forget(subscription)
+            gate.runtime?.forget(subscription)
         }
         onNext.onDisabled = end
         onState?.onDisabled = end
@@ -83,17 +97,17 @@ enum StreamMethods {
     static func emit(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         let name = try call.string(2)
-        // Weak (no cycle through the sources' listeners), and silent once the script has ended.
-        weak let runtime = call.runtime
+        // Not owning (no cycle through the sources' listeners), and silent once the script has ended.
+        let gate = call.runtime.gate
         let output = call.runtime.output
         var lastState: MotionState?
         let subscription = stream.subscribe(
             next: { value in
-                guard let runtime, !runtime.isClosed else { return }
+                guard let runtime = gate.runtime, !runtime.isClosed else { return }
                 output.emit(t: runtime.time, name: name, value: value)
             },
             state: { state in
-                guard let runtime, !runtime.isClosed else { return }
+                guard let runtime = gate.runtime, !runtime.isClosed else { return }
                 guard state != lastState else { return }
                 lastState = state
                 output.emit(t: runtime.time, name: name, state: state)
@@ -105,7 +119,7 @@ enum StreamMethods {
         let stream = try call.stream(1)
         let transform = try call.function(2)
         return try push(stream._nextOperator { value, next in
-            if let result = transform.call(value) { next(result) }
+            transform.map(value, next)
         }, call)
     }
 
@@ -131,11 +145,11 @@ enum StreamMethods {
 
     static func component(_ key: KeyPath<Point, Double>, _ name: String, _ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
-        weak let runtime = call.runtime
+        let gate = call.runtime.gate
         let place = call.place
         return try push(stream._nextOperator { value, next in
             guard case .point(let p) = value else {
-                runtime?.fail(.runtime, "\(place) \(name)() expects a stream of points, got a \(value.kindName)")
+                gate.runtime?.fail(.runtime, "\(place) \(name)() expects a stream of points, got a \(value.kindName)")
                 return
             }
             next(.number(p[keyPath: key]))
@@ -164,12 +178,12 @@ enum StreamMethods {
     /// latest value is used (the Swift operators' `_latestValue`, so both behave the same).
     static func initialValue<U>(_ call: LuaCall, index: Int32, expecting kind: String,
                                 _ make: @escaping (_ read: @escaping () -> MotionValue?) -> MotionObservable<U>) throws -> MotionObservable<U> {
-        weak let runtime = call.runtime
+        let gate = call.runtime.gate
         let place = call.place
         let check: (MotionValue?) -> MotionValue? = { value in
             guard let value else { return nil }
             let ok = kind == "point" ? value.point != nil : value.number != nil
-            if !ok { runtime?.fail(.runtime, "\(place) the initial value is a \(value.kindName), expected a \(kind)") }
+            if !ok { gate.runtime?.fail(.runtime, "\(place) the initial value is a \(value.kindName), expected a \(kind)") }
             return ok ? value : nil
         }
         if let property: LuaProperty = LuaObject.get(call.lua, at: index, .property) {

@@ -152,17 +152,17 @@ enum ValueOperatorMethods {
         guard seconds >= 0, seconds.isFinite else {
             throw LuaBindingError("delay: seconds must be >= 0 and finite, got \(JSONText.number(seconds))")
         }
-        // Weak: the clock and the runtime own what is scheduled, not the other way round.
-        weak let runtime = call.runtime
+        // Not owning: the clock and the runtime own what is scheduled, not the other way round.
+        let gate = call.runtime.gate
         let delayed = s.delay(by: seconds, on: call.runtime.dispatcher.clock)
         return MotionObservable { observer in
             let subscription = delayed.subscribe(
                 next: { value in
-                    guard let runtime else { return }
+                    guard let runtime = gate.runtime else { return }
                     runtime.withTime(runtime.dispatcher.clock.now) { observer.next(value) }
                 },
                 state: { state in
-                    guard let runtime else { return }
+                    guard let runtime = gate.runtime else { return }
                     runtime.withTime(runtime.dispatcher.clock.now) { observer.state(state) }
                 })
             return { subscription.unsubscribe() }
@@ -181,12 +181,12 @@ extension MotionObservable where T == MotionValue {
     /// The values `extract` accepts; any other value fails the script: "`place` `method`() expects
     /// a stream of `expected`, got a `kind`".
     func checked<U>(_ call: LuaCall, _ expected: String, _ extract: @escaping (MotionValue) -> U?) -> MotionObservable<U> {
-        weak let runtime = call.runtime
+        let gate = call.runtime.gate
         let place = call.place
         let method = call.name
         return _nextOperator { (value: MotionValue, next: (U) -> Void) in
             guard let result = extract(value) else {
-                runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
+                gate.runtime?.fail(.runtime, "\(place) \(method)() expects a stream of \(expected), got a \(value.kindName)")
                 return
             }
             next(result)
