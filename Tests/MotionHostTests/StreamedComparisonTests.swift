@@ -181,3 +181,42 @@ import Testing
         }
     }
 }
+
+/// What a scenario's run keeps of its output while it streams through the batch.
+@Suite struct StreamedOutputTests {
+    /// The JUnit `<system-out>` keeps the first 64 KiB and counts every byte left out (all the
+    /// lines after the cut, not only the rest of the line it fell in).
+    @Test func theKeptOutputCountsEveryByteLeftOut() throws {
+        let folder = makeTemporaryFolder("streamed")
+        let lines = (1...5000).map { #"{"t":0,"name":"n","value":\#($0)}"# }
+        let text = lines.map { $0 + "\n" }.joined()
+        writeScenario("many", script: "for i = 1, 5000 do motion.emit('n', i) end\n", expected: text, in: folder)
+        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
+        #expect(report.results.map(\.outcome) == [.passed])
+        let kept = String(text.utf8.prefix(ReportText.maxCapturedBytes))!
+        #expect(report.results.first?.stdout == kept + "\n… \(text.utf8.count - ReportText.maxCapturedBytes) more bytes\n")
+    }
+
+    /// A passing scenario of 30,000 lines, compared as it streams (and a change at its end found).
+    @Test func aLongScenarioPassesAndItsLastLineIsStillCompared() throws {
+        let folder = makeTemporaryFolder("streamed-long")
+        let lines = (1...30_000).map { #"{"t":0,"name":"n","value":\#($0)}"# }
+        let script = "for i = 1, 30000 do motion.emit('n', i) end\n"
+        writeScenario("long", script: script, expected: lines.map { $0 + "\n" }.joined(), in: folder)
+        writeScenario("last", script: script, expected: (lines.dropLast() + [#"{"t":0,"name":"n","value":1}"#]).map { $0 + "\n" }.joined(), in: folder)
+        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
+        #expect(report.results.map(\.scenario.name) == ["last", "long"])
+        #expect(report.results.last?.outcome == .passed)
+        #expect(report.results.first?.outcome == .failed("""
+            output line 30000 differs
+            --- \(folder.path)/last.expected.jsonl
+            +++ actual output
+            @@ -29997,4 +29997,4 @@
+             {"t":0,"name":"n","value":29997}
+             {"t":0,"name":"n","value":29998}
+             {"t":0,"name":"n","value":29999}
+            -{"t":0,"name":"n","value":1}
+            +{"t":0,"name":"n","value":30000}
+            """))
+    }
+}

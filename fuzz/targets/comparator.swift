@@ -6,8 +6,10 @@
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let split = bytes.firstIndex(of: 0) ?? bytes.count
-    let actualText = split < bytes.count ? String(decoding: bytes[(split + 1)...], as: UTF8.self) : ""
-    let actual = actualText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // Split on LF bytes, as output is (a String would hold "\r\n" as one character).
+    let actual = split < bytes.count
+        ? bytes[(split + 1)...].split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        : []
     let expectedBytes = Array(bytes[..<split])
     var checked = ExpectedLineReader(bytes: expectedBytes, chunk: 7)
     let checkError = (try? OutputComparison.check(&checked, file: "expected")) == nil

@@ -3,20 +3,22 @@ import Glibc
 #endif
 
 /// Compares a scenario's output with its expected file while the output arrives, by the rules
-/// of `OutputComparison`, in the memory of a few lines while they match: a line equal byte for
-/// byte to its expected line matches without being parsed (the file was checked before, see
-/// `OutputComparison.check`); only lines that differ in bytes are parsed and compared as JSON.
-/// From the first line that does not match, the rest of both sides is kept for the diff,
-/// which is then the one the whole lines would give.
+/// of `OutputComparison`, in the memory of a few lines while they have the same bytes: such a
+/// line matches without being parsed (the file was checked before, see
+/// `OutputComparison.check`). From the first line whose bytes differ, the rest of both sides is
+/// kept, and compared as JSON once the output has ended (as whole lines were: parsing never
+/// slows the script down, nor counts in its time limit); the diff is then the one the whole
+/// lines would give.
 struct StreamedComparison {
     private var expected: ExpectedLineReader
     /// The start of an output line whose end has not arrived yet.
     private var partial: [UInt8] = []
     private var outputLines = 0
+    /// The first line whose bytes differ from the expected ones (or that has none to match).
     private var firstDifference: Int?
-    /// Once lines differ: every line from `tailStart` on (the `context` lines before the first
-    /// difference, which match, then the rest). Output context lines are not kept: a diff
-    /// shows context from the expected side.
+    /// Once bytes differ: every line from `tailStart` on (the `context` lines before, which
+    /// match, then the rest). Output context lines are not kept: a diff shows context from the
+    /// expected side.
     private var tailStart = 0
     private var context = 0
     private var tailExpected: [OutputComparison.ExpectedLine] = []
@@ -62,10 +64,16 @@ struct StreamedComparison {
             differ(expectedLine: line, actual: nil)
         }
         while let line = try expected.next() { tailExpected.append(parsed(line)) }
+        let values = tailActual.map { (try? JSONValue.parse($0)) ?? .string($0) }
+        // Lines whose bytes differ may still match as JSON: the first that does not, if any.
+        var first = context
+        while first < tailExpected.count, first < values.count, OutputComparison.matches(tailExpected[first].value, values[first]) {
+            first += 1
+        }
+        if first == tailExpected.count, first == values.count { return nil }
         return OutputComparison.report(
-            firstDifference: firstDifference!, expectedCount: tailStart + tailExpected.count, expected: tailExpected,
-            actual: tailActual, values: tailActual.map { (try? JSONValue.parse($0)) ?? .string($0) },
-            offset: tailStart, context: context, expectedFile: expectedFile)
+            firstDifference: tailStart + first, expectedCount: tailStart + tailExpected.count, expected: tailExpected,
+            actual: tailActual, values: values, offset: tailStart, context: context, expectedFile: expectedFile)
     }
 
     private mutating func take(_ line: UnsafeBufferPointer<UInt8>) {
@@ -79,14 +87,11 @@ struct StreamedComparison {
             next = nil
         }
         guard let next else { return differ(expectedLine: nil, actual: line) }
-        let same = expected.withBytes(of: next) { bytes in
-            Self.sameBytes(bytes, line) || Self.matches(bytes, line)
-        }
-        if !same { differ(expectedLine: next, actual: line) }
+        if !expected.withBytes(of: next, { Self.sameBytes($0, line) }) { differ(expectedLine: next, actual: line) }
     }
 
-    /// The first difference, at output line `outputLines`: from here on every line is kept,
-    /// with the expected lines before it that a diff shows as context.
+    /// The first difference in bytes, at output line `outputLines`: from here on every line is
+    /// kept, with the expected lines before it that a diff shows as context.
     private mutating func differ(expectedLine: ExpectedLineReader.Line?, actual: UnsafeBufferPointer<UInt8>?) {
         let first = outputLines
         firstDifference = first
@@ -103,13 +108,6 @@ struct StreamedComparison {
     private func parsed(_ line: ExpectedLineReader.Line) -> OutputComparison.ExpectedLine {
         let text = expected.text(of: line)
         return OutputComparison.ExpectedLine(line: line.number, text: text, value: (try? JSONValue.parse(text)) ?? .null)
-    }
-
-    /// Lines that differ in bytes: equal as JSON, numbers within the tolerance?
-    private static func matches(_ expected: UnsafeBufferPointer<UInt8>, _ actual: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let value = try? JSONValue.parse(String(decoding: expected, as: UTF8.self)) else { return false }
-        let text = String(decoding: actual, as: UTF8.self)
-        return OutputComparison.matches(value, (try? JSONValue.parse(text)) ?? .string(text))
     }
 
     private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -74,7 +74,7 @@ final class WorkerProcess {
             cEnvironment.forEach { free($0) }
         }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        let status = posix_spawn(&child, Self.spawnPath(executable), &actions, &attributes, &cArguments, &cEnvironment)
         guard status == 0 else {
             close(sockets[0]); close(pipeEnds[0])
             throw WorkerError("cannot start a worker process (\(executable)): \(String(cString: strerror(status)))")
@@ -84,6 +84,15 @@ final class WorkerProcess {
         channel = sockets[0]
         capture = pipeEnds[0]
         for fd in [channel, capture] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    /// Where to start `executable` from. This binary (`/proc/self/exe`) is started through a
+    /// descriptor opened on it once: the same file even if the path is rebuilt or deleted
+    /// meanwhile, as `/proc/self/exe` gives, and the binary itself also under a tool that runs
+    /// it (valgrind), for which `/proc/self/exe` names the tool.
+    static func spawnPath(_ executable: String) -> String {
+        guard executable == "/proc/self/exe", ownBinary >= 0 else { return executable }
+        return "/proc/self/fd/\(ownBinary)"
     }
 
     deinit {
@@ -231,6 +240,9 @@ final class WorkerProcess {
         readCapture(into: &captured)
     }
 }
+
+/// This binary, opened once (close-on-exec: a worker started through it no longer holds it).
+private let ownBinary = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
 
 struct WorkerError: Error, CustomStringConvertible {
     let description: String
