@@ -1,4 +1,5 @@
 import CLuaShim
+import MotionStreams
 
 /// `p:read()` and `p:write(v)`; properties have every stream method too.
 enum PropertyMethods {
@@ -30,6 +31,23 @@ enum PropertyMethods {
         let runtime = Unmanaged.passUnretained(call.runtime)
         let place = call.place
         return { value in runtime._withUnsafeGuaranteedRef { write(value, to: target, $0, place) } }
+    }
+
+    /// `s:subscribe(property)` for a stream of unboxed points or numbers: the same writes, the
+    /// value boxed only as it is stored.
+    static func subscribe(_ target: LuaProperty, to values: UnboxedValues, _ call: LuaCall) -> Subscription {
+        let runtime = Unmanaged.passUnretained(call.runtime)  // unretained: see `writer(to:_:)`
+        let place = call.place
+        switch values {
+        case .points(let points):
+            return points.subscribe(next: { p in
+                runtime._withUnsafeGuaranteedRef { write(.point(p), to: target, $0, place) }
+            })
+        case .numbers(let numbers):
+            return numbers.subscribe(next: { x in
+                runtime._withUnsafeGuaranteedRef { write(.number(x), to: target, $0, place) }
+            })
+        }
     }
 
     /// Writes with a guard: a property written, through its own subscriptions, more than
