@@ -52,15 +52,27 @@ enum PropertyMethods {
 
     /// Writes with a guard: a property written, through its own subscriptions, more than
     /// `maxWriteDepth` times within one write is a loop, reported instead of overflowing.
+    @inline(__always)
     static func write(_ value: MotionValue, to box: LuaProperty, _ runtime: LuaRuntime, _ place: String) {
+        guard !runtime.isClosed else { return }
+        if box.property.observerCount == 0 {
+            // A write nobody observes goes no deeper: it can neither loop nor run out of stack.
+            store(value, in: box)
+            return
+        }
         // With a whole reserve of stack left it is not low: the full check only near the end.
-        guard !runtime.isClosed, ms_stackleft() >= LuaRuntime.stackReserve || runtime.hasStackLeft(place) else { return }
+        guard ms_stackleft() >= LuaRuntime.stackReserve || runtime.hasStackLeft(place) else { return }
         guard box.writeDepth < maxWriteDepth else {
             runtime.fail(.runtime, "\(place) a property is written from its own subscription in a loop")
             return
         }
         box.writeDepth += 1
         defer { box.writeDepth -= 1 }
+        store(value, in: box)
+    }
+
+    @inline(__always)
+    private static func store(_ value: MotionValue, in box: LuaProperty) {
         // Points and numbers (what drags, pinches and turns write) are stored as made here: no
         // copy of a general value.
         if case .point(let p) = value {
