@@ -52,7 +52,13 @@ open class GestureRecognizer {
     /// Values held back while waiting for a failure requirement (began/changed/ended, or recognized).
     var heldForRequirement: [GestureValue] = []
 
-    private var listeners = ListenerList<(GestureValue) -> Void>()
+    private var listeners = ListenerList<Listener>()
+
+    /// A listener kept in a concrete struct: called as written, not through a thunk that passes
+    /// each snapshot the way a generic function type would.
+    private struct Listener {
+        let call: (GestureValue) -> Void
+    }
 
     /// A recognizer of `kind` watching pointers that go down inside `element`.
     public init(kind: GestureKind, element: Element) {
@@ -235,7 +241,7 @@ open class GestureRecognizer {
                     // It never started for the listeners: nothing to report but the failure.
                     heldForRequirement.removeAll()
                     value.state = .failed
-                    listeners.forEach { $0(value) }
+                    listeners.forEach { $0.call(value) }
                     return
                 }
                 if state == .changed, let last = heldForRequirement.last, last.state == .began || last.state == .changed {
@@ -254,9 +260,9 @@ open class GestureRecognizer {
             }
         }
         if let only = listeners.only {
-            only(value)
+            only.call(value)
         } else {
-            listeners.forEach { $0(value) }
+            listeners.forEach { $0.call(value) }
         }
     }
 
@@ -287,7 +293,7 @@ open class GestureRecognizer {
         for var pending in held {
             pending.t = max(pending.t, t)
             value = pending
-            listeners.forEach { $0(pending) }
+            listeners.forEach { $0.call(pending) }
         }
     }
 
@@ -298,7 +304,7 @@ open class GestureRecognizer {
     /// Calls `call` with the snapshot on every state write; returns the id that removes it.
     @discardableResult
     public func addListener(_ call: @escaping (GestureValue) -> Void) -> Int {
-        listeners.add(call)
+        listeners.add(Listener(call: call))
     }
 
     /// Removes a listener by the id `addListener` returned.
