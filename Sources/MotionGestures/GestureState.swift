@@ -7,9 +7,16 @@ public enum GestureState: String, Sendable, Equatable, CaseIterable {
     case possible, began, changed, ended, cancelled, failed, recognized
 
     /// began and changed: a gesture in progress.
-    public var isActive: Bool { self == .began || self == .changed }
+    @inlinable
+    public var isActive: Bool {
+        switch self {
+        case .began, .changed: return true
+        default: return false
+        }
+    }
 
     /// The stream state a gesture source reports for it (recognized is an instant of activity).
+    @inlinable
     public var motionState: MotionState { isActive ? .active : .atRest }
 }
 

@@ -122,7 +122,8 @@ private final class Ring {
         let overwritten = samples[head]
         samples[head] = Sample(t: t, x: x, y: y)
         guard isRunning else { return }
-        guard t.isFinite, x.isFinite, y.isFinite, windowCount == 0 || t >= previousTime else {
+        // x − x is 0 exactly for every finite x, NaN for infinities and NaN: one test for all three.
+        guard (t - t) + (x - x) + (y - y) == 0, windowCount == 0 || t >= previousTime else {
             isRunning = false
             return
         }

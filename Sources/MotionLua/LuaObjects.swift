@@ -7,6 +7,10 @@ public final class LuaStream {
     /// For `motion.gesture(r)`: the same snapshots unboxed, with the recognizer's kind, so gesture
     /// operators applied to it skip boxing every snapshot in a MotionValue and back.
     public let gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)?
+    /// For the points and numbers Swift operators make (`translation(addedTo)`, `rotation(addedTo)`
+    /// …): the same values unboxed, so `subscribe(property)` takes them without a MotionValue
+    /// made and copied per value on the way.
+    let unboxed: UnboxedValues?
     /// The longest chain of operators from a source to this stream: subscribing recurses
     /// through it, and so does every value (see `StreamMethods.maxChainDepth`).
     let depth: Int
@@ -23,12 +27,20 @@ public final class LuaStream {
     }
 
     init(_ observable: MotionObservable<MotionValue>,
-         gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil, depth: Int, connections: Int) {
+         gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil, depth: Int, connections: Int,
+         unboxed: UnboxedValues? = nil) {
         self.observable = observable
         self.gestures = gestures
+        self.unboxed = unboxed
         self.depth = depth
         self.connections = connections
     }
+}
+
+/// A stream's values before they are boxed as `.point` or `.number` (see `LuaStream.unboxed`).
+enum UnboxedValues {
+    case points(MotionObservable<Point>)
+    case numbers(MotionObservable<Double>)
 }
 
 /// `motion.property(initial)`: a reactive property of any value, also usable as a stream.

@@ -4,14 +4,21 @@
 /// (`delay(by:on:)`) and sources schedule work on it.
 public final class InputClock {
     /// The current input time. While a scheduled action runs, its scheduled time.
-    public private(set) var now: Double
+    @inlinable
+    public var now: Double { currentTime }
 
-    private var pending: [(time: Double, order: Int, action: () -> Void)] = []
+    @usableFromInline var currentTime: Double
+    /// The time of the earliest scheduled action (infinity: none), so that advancing a clock
+    /// with nothing due (every frame of most scripts) is a comparison where it is called.
+    @usableFromInline var nextDue = Double.infinity
+    private var pending: [(time: Double, order: Int, action: () -> Void)] = [] {
+        didSet { nextDue = pending.isEmpty ? .infinity : pending[0].time }
+    }
     private var nextOrder = 0
 
     /// A clock at input time `now` with nothing scheduled.
     public init(now: Double = 0) {
-        self.now = now
+        currentTime = now
     }
 
     /// Runs `action` when the clock reaches `time` (at once on the next `advance` if `time` has
@@ -37,14 +44,21 @@ public final class InputClock {
     /// then sets `now` to `time`. Time never goes backwards: an earlier `time` runs nothing.
     /// `advance(to: .infinity)` at the end of input runs everything still pending, each at its
     /// own time, and leaves `now` at the last of them.
+    @inlinable
     public func advance(to time: Double) {
+        if nextDue <= time { runDue(upTo: time) }
+        if time > currentTime && time.isFinite { currentTime = time }
+    }
+
+    /// Runs the actions due at or before `time`, in time order (those they schedule included).
+    @usableFromInline
+    func runDue(upTo time: Double) {
         // Only the time is looked at before an action is due: no copy of the action per frame.
         while !pending.isEmpty, pending[0].time <= time {
             let first = pending.removeFirst()
-            if first.time > now { now = first.time }
+            if first.time > currentTime { currentTime = first.time }
             first.action()
         }
-        if time > now && time.isFinite { now = time }
     }
 
     private func cancel(_ order: Int) {

@@ -32,6 +32,7 @@ public final class ReactiveProperty<T> {
     }
 
     /// How many subscriptions observe the property.
+    @inlinable
     public var observerCount: Int { observers.count }
 
     /// The property as a stream.

@@ -31,6 +31,9 @@ open class GestureRecognizer {
     public internal(set) var pointers: [TrackedPointer] = []
     /// Pointers that lifted in the current frame, with the position they lifted at.
     public internal(set) var lifted: [TrackedPointer] = []
+    /// Whether a pointer went down in the current frame and is tracked (what `pointerSetChanged`
+    /// asks besides lifted pointers, without a walk over the pointers).
+    private var pointerAddedInFrame = false
     /// Whether a tracked pointer was cancelled in the current frame (all are then dropped).
     public internal(set) var wasCancelled = false
     /// `fingers = N`: the gesture is made with exactly N pointers. A recognizer with it set
@@ -49,7 +52,13 @@ open class GestureRecognizer {
     /// Values held back while waiting for a failure requirement (began/changed/ended, or recognized).
     var heldForRequirement: [GestureValue] = []
 
-    private var listeners = ListenerList<(GestureValue) -> Void>()
+    private var listeners = ListenerList<Listener>()
+
+    /// A listener kept in a concrete struct: called as written, not through a thunk that passes
+    /// each snapshot the way a generic function type would.
+    private struct Listener {
+        let call: (GestureValue) -> Void
+    }
 
     /// A recognizer of `kind` watching pointers that go down inside `element`.
     public init(kind: GestureKind, element: Element) {
@@ -83,6 +92,15 @@ open class GestureRecognizer {
         }
         if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }
         wasCancelled = false
+        pointerAddedInFrame = false
+        var touched = false
+        // By index: an event is read field by field, not copied (with its device) per event.
+        let events = frame.events
+        var onlyMoves = true
+        for k in events.indices where events[k].phase != .move {
+            onlyMoves = false
+            break
+        }
         if pointers.isEmpty {
             peakPointers = 0
         } else {
@@ -91,12 +109,19 @@ open class GestureRecognizer {
                     tracked[i].start = tracked[i].position
                     tracked[i].existedBefore = true
                 }
+                // The usual frame (pointers moving) is applied in the same pass over the pointers.
+                guard onlyMoves else { return }
+                for k in events.indices {
+                    let id = events[k].id
+                    for i in tracked.indices where tracked[i].id == id {
+                        tracked[i].position = Point(x: events[k].x, y: events[k].y)
+                        touched = true
+                        break
+                    }
+                }
             }
         }
-        var touched = false
-        // By index: an event is read field by field, not copied (with its device) per event.
-        let events = frame.events
-        for k in events.indices {
+        for k in events.indices where !onlyMoves {
             switch events[k].phase {
             case .down:
                 let event = events[k]
@@ -106,6 +131,7 @@ open class GestureRecognizer {
                 pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
                                                start: event.point, position: event.point,
                                                existedBefore: false))
+                pointerAddedInFrame = true
                 touched = true
             case .move:
                 guard let i = index(of: events[k].id) else { continue }
@@ -189,6 +215,7 @@ open class GestureRecognizer {
     /// Drops every pointer and returns to possible without notifying (used when disabled).
     public func reset() {
         pointers.removeAll(keepingCapacity: true)
+        pointerAddedInFrame = false
         lifted.removeAll(keepingCapacity: true)
         value.state = .possible
         value.pointers = 0
@@ -214,7 +241,7 @@ open class GestureRecognizer {
                     // It never started for the listeners: nothing to report but the failure.
                     heldForRequirement.removeAll()
                     value.state = .failed
-                    listeners.forEach { $0(value) }
+                    listeners.forEach { $0.call(value) }
                     return
                 }
                 if state == .changed, let last = heldForRequirement.last, last.state == .began || last.state == .changed {
@@ -233,9 +260,9 @@ open class GestureRecognizer {
             }
         }
         if let only = listeners.only {
-            only(value)
+            only.call(value)
         } else {
-            listeners.forEach { $0(value) }
+            listeners.forEach { $0.call(value) }
         }
     }
 
@@ -266,7 +293,7 @@ open class GestureRecognizer {
         for var pending in held {
             pending.t = max(pending.t, t)
             value = pending
-            listeners.forEach { $0(pending) }
+            listeners.forEach { $0.call(pending) }
         }
     }
 
@@ -277,7 +304,7 @@ open class GestureRecognizer {
     /// Calls `call` with the snapshot on every state write; returns the id that removes it.
     @discardableResult
     public func addListener(_ call: @escaping (GestureValue) -> Void) -> Int {
-        listeners.add(call)
+        listeners.add(Listener(call: call))
     }
 
     /// Removes a listener by the id `addListener` returned.
@@ -290,20 +317,22 @@ open class GestureRecognizer {
 
     /// Centroid of the tracked pointers (screen space); `.zero` with none.
     public var centroid: Point {
-        let count = pointers.count
-        guard count > 0 else { return .zero }
-        var sum = Point.zero
-        var i = 0
-        while i < count {
-            sum = sum + pointers[i].position
-            i += 1
+        @inline(__always) get {
+            let count = pointers.count
+            guard count > 0 else { return .zero }
+            var sum = Point.zero
+            var i = 0
+            while i < count {
+                sum = sum + pointers[i].position
+                i += 1
+            }
+            return sum / Double(count)
         }
-        return sum / Double(count)
     }
 
     /// Whether the set of tracked pointers changed in this frame (a re-base is due).
     public var pointerSetChanged: Bool {
-        !lifted.isEmpty || pointers.withUnsafeBufferPointer { $0.contains { !$0.existedBefore } }
+        !lifted.isEmpty || pointerAddedInFrame
     }
 
     /// Mean movement in this frame of the pointers that were tracked before it, lifted ones

@@ -35,7 +35,7 @@ private final class GestureConnection {
     }
 
     private func propagate(_ value: GestureValue) {
-        let isActive = value.state.motionState == .active
+        let isActive = value.state.isActive
         if isActive { observer.state(.active) }
         observer.next(value)
         if !isActive { observer.state(.atRest) }

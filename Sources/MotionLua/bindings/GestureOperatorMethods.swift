@@ -61,7 +61,7 @@ enum GestureOperatorMethods {
             kind == .rotation ? values.rotation(addedTo: { read()?.number })
                               : values.scale(addedTo: { read()?.number })
         }
-        return try StreamMethods.push(numbers._map { MotionValue.number($0) }, call)
+        return try StreamMethods.push(numbers._map { MotionValue.number($0) }, call, unboxed: .numbers(numbers))
     }
 
     static func whenRecognitionStateIsAnyOf(_ call: LuaCall) throws -> Int32 {

@@ -1,4 +1,5 @@
 import CLuaShim
+import MotionStreams
 
 /// `p:read()` and `p:write(v)`; properties have every stream method too.
 enum PropertyMethods {
@@ -25,6 +26,11 @@ enum PropertyMethods {
     /// closed (nothing is written then); false when `write` must run to report the problem.
     static func tryWrite(_ value: MotionValue, to box: LuaProperty, _ gate: LuaCallGate) -> Bool {
         guard gate.isOpen else { return true }
+        if box.property.observerCount == 0 {
+            // A write nobody observes goes no deeper: it can neither loop nor run out of stack.
+            store(value, in: box)
+            return true
+        }
         guard ms_stacklow(LuaRuntime.stackReserve) == 0, box.writeDepth < maxWriteDepth else { return false }
         box.writeDepth += 1
         defer { box.writeDepth -= 1 }
@@ -45,11 +51,37 @@ enum PropertyMethods {
         }
     }
 
+    /// `s:subscribe(property)` for a stream of unboxed points or numbers: the same writes, the
+    /// value boxed only as it is stored.
+    static func subscribe(_ target: LuaProperty, to values: UnboxedValues, _ call: LuaCall) -> Subscription {
+        let gate = call.runtime.gate
+        let place = call.place
+        switch values {
+        case .points(let points):
+            return points.subscribe(next: { p in
+                if tryWrite(.point(p), to: target, gate) { return }
+                if let runtime = gate.runtime { write(.point(p), to: target, runtime, place) }
+            })
+        case .numbers(let numbers):
+            return numbers.subscribe(next: { x in
+                if tryWrite(.number(x), to: target, gate) { return }
+                if let runtime = gate.runtime { write(.number(x), to: target, runtime, place) }
+            })
+        }
+    }
+
     /// Writes with a guard: a property written, through its own subscriptions, more than
     /// `maxWriteDepth` times within one write is a loop, reported instead of overflowing.
+    @inline(__always)
     static func write(_ value: MotionValue, to box: LuaProperty, _ runtime: LuaRuntime, _ place: String) {
+        guard !runtime.isClosed else { return }
+        if box.property.observerCount == 0 {
+            // A write nobody observes goes no deeper: it can neither loop nor run out of stack.
+            store(value, in: box)
+            return
+        }
         // With a whole reserve of stack left it is not low: the full check only near the end.
-        guard !runtime.isClosed, ms_stackleft() >= LuaRuntime.stackReserve || runtime.hasStackLeft(place) else { return }
+        guard ms_stackleft() >= LuaRuntime.stackReserve || runtime.hasStackLeft(place) else { return }
         guard box.writeDepth < maxWriteDepth else {
             runtime.fail(.runtime, "\(place) a property is written from its own subscription in a loop")
             return

@@ -28,7 +28,8 @@ enum StreamMethods {
 
     /// Pushes a stream made by the binding from the streams among its arguments, one operator
     /// deeper than the deepest of them; refused past `maxChainDepth` or `maxConnections`.
-    static func push(_ observable: MotionObservable<MotionValue>, _ call: LuaCall) throws -> Int32 {
+    static func push(_ observable: MotionObservable<MotionValue>, _ call: LuaCall,
+                     unboxed: UnboxedValues? = nil) throws -> Int32 {
         var depth = 0
         var connections = 1
         if call.argumentCount > 0 {
@@ -44,7 +45,8 @@ enum StreamMethods {
         guard connections <= maxConnections else {
             throw LuaBindingError("\(call.name): this stream would connect more than \(maxConnections) operators per subscription (a stream used several times counts each time)")
         }
-        LuaObject.push(LuaStream(observable, depth: depth + 1, connections: connections), .stream, on: call.lua)
+        LuaObject.push(LuaStream(observable, depth: depth + 1, connections: connections, unboxed: unboxed),
+                       .stream, on: call.lua)
         return 1
     }
 
@@ -58,6 +60,9 @@ enum StreamMethods {
     static func subscribe(_ call: LuaCall) throws -> Int32 {
         let stream = try call.stream(1)
         if let target: LuaProperty = LuaObject.get(call.lua, at: 2, .property) {
+            if let source: LuaStream = LuaObject.get(call.lua, at: 1, .stream), let unboxed = source.unboxed {
+                return pushSubscription(PropertyMethods.subscribe(target, to: unboxed, call), call)
+            }
             let gate = call.runtime.gate
             let place = call.place
             return pushSubscription(stream.subscribe(next: { value in
@@ -170,7 +175,7 @@ enum StreamMethods {
         let points = try initialValue(call, index: 2, expecting: "point") { read in
             gestures.translation(addedTo: { read()?.point }, in: element)
         }
-        return try push(points._map { MotionValue.point($0) }, call)
+        return try push(points._map { MotionValue.point($0) }, call, unboxed: .points(points))
     }
 
     /// Builds an `addedTo` operator from how its argument is read when a gesture begins: a
