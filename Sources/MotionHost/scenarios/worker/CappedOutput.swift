@@ -30,30 +30,30 @@ final class CappedOutput: MotionOutput {
 
     func emit(t: Double, name: String, value: MotionValue) {
         guard admit() else { return }
-        let before = writer.bytes.count
+        let before = writer.count
         writer.valueLine(t: t, name: name, value: value)
         count(since: before)
     }
 
     func emit(t: Double, name: String, state: MotionState) {
         guard admit() else { return }
-        let before = writer.bytes.count
+        let before = writer.count
         writer.stateLine(t: t, name: name, state: state)
         count(since: before)
     }
 
     func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
         guard admit() else { return }
-        let before = writer.bytes.count
+        let before = writer.count
         writer.actionLine(t: t, action: action, fields: fields)
         count(since: before)
     }
 
     /// Sends what is written and not sent yet.
     func flush() {
-        guard !writer.bytes.isEmpty else { return }
+        guard writer.count > 0 else { return }
         // With the batch gone there is no one to run scenarios for.
-        guard writer.bytes.withUnsafeBufferPointer(send) else { _exit(0) }
+        guard writer.withBytes(send) else { _exit(0) }
         writer.reset()
     }
 
@@ -69,9 +69,9 @@ final class CappedOutput: MotionOutput {
     /// Counts the line written since `before` (its newline included) and sends a full chunk.
     private func count(since before: Int) {
         lines += 1
-        bytes += writer.bytes.count - before
+        bytes += writer.count - before
         if bytes > maxBytes { overflow() }
-        if writer.bytes.count >= Self.chunkSize { flush() }
+        if writer.count >= Self.chunkSize { flush() }
     }
 
     private func admit() -> Bool {
