@@ -4,8 +4,8 @@ import Glibc
 
 /// Compares a scenario's output with its expected file while the output arrives, by the rules
 /// of `OutputComparison`, in the memory of a few lines while they have the same bytes: such a
-/// line matches without being parsed (the file was checked before, see
-/// `OutputComparison.check`). From the first line whose bytes differ, the rest of both sides is
+/// line matches without being parsed (it has the bytes the output writer made, so it is valid;
+/// a file with any other line is checked whole, `OutputComparison.check`, before a report). From the first line whose bytes differ, the rest of both sides is
 /// kept, and compared as JSON once the output has ended (as whole lines were: parsing never
 /// slows the script down, nor counts in its time limit); the diff is then the one the whole
 /// lines would give.
@@ -48,6 +48,25 @@ struct StreamedComparison {
             rest = UnsafeBufferPointer(rebasing: rest[(newline + 1)...])
         }
         partial.append(contentsOf: rest)
+    }
+
+    /// After the last output: true when every output line had the bytes of its expected line and
+    /// the expected file has no lines left, so the output matches without anything parsed (nor
+    /// `finish` needed). Otherwise false, and `finish` tells how it differs.
+    mutating func matchesByteForByte() -> Bool {
+        if !partial.isEmpty {
+            let line = partial
+            partial = []
+            line.withUnsafeBufferPointer { take($0) }
+        }
+        guard readError == nil, firstDifference == nil else { return false }
+        do {
+            guard let line = try expected.next() else { return true }
+            differ(expectedLine: line, actual: nil)
+        } catch {
+            readError = error
+        }
+        return false
     }
 
     /// After the last output: nil when it matched, otherwise the report (`OutputComparison`).
