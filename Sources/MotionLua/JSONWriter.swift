@@ -28,8 +28,9 @@ public struct JSONWriter: ~Copyable {
 
     deinit { base.deallocate() }
 
-    /// A copy of what was written (tests, messages); `withBytes` lends it without copying.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    /// A copy of what was written (tests, messages): named for the copy, so the per-line path
+    /// uses `count` and `withBytes`, which lend it without copying.
+    public var copiedBytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: count))

@@ -99,7 +99,7 @@ import Testing
         writer.valueLine(t: 0.128 + 1, name: "d", value: .number(1))
         writer.stateLine(t: 1.0 / 60, name: "s", state: .active)
         writer.valueLine(t: 2.2e-05, name: "e", value: .number(1e15))
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == """
+        #expect(String(decoding: writer.copiedBytes, as: UTF8.self) == """
             {"t":1.128,"name":"d","value":1}
             {"t":0.016667,"name":"s","state":"active"}
             {"t":0.000022,"name":"e","value":1000000000000000}

@@ -133,7 +133,7 @@ import Testing
                 NumberFormatTests.expected(t.isFinite && abs(t) < 9e9 ? (t * 1_000_000).rounded() / 1_000_000 : t)
             }
             let expected = old(t) + "," + old(1e9 + t.truncatingRemainder(dividingBy: 1))
-            if String(decoding: writer.bytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
+            if String(decoding: writer.copiedBytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
         }
         // Around 100 µs, where times start to print without an exponent.
         for micros in -300...300 {
@@ -142,7 +142,7 @@ import Testing
                 var writer = JSONWriter()
                 writer.time(t)
                 let expected = NumberFormatTests.expected((t * 1_000_000).rounded() / 1_000_000)
-                if String(decoding: writer.bytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
+                if String(decoding: writer.copiedBytes, as: UTF8.self) != expected, failures.count < 5 { failures.append(t) }
             }
         }
         #expect(failures.isEmpty, "\(failures.map { "\($0.bitPattern)" })")
