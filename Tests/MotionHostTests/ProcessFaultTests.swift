@@ -38,6 +38,14 @@ private final class Spawned {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
         }
+        // Close-on-exec, so no process forked meanwhile in this test process (a Lua test's
+        // `os.execute`, say) keeps a copy of the read end: closing it must leave the pipe with no
+        // reader.
+        for pipe in [out, err] {
+            for fd in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+                _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+            }
+        }
         process.standardOutput = stdout ?? out
         process.standardError = err
         try process.run()
