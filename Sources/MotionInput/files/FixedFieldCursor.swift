@@ -1,4 +1,5 @@
-/// A cursor for the fast path of evemu `E:` lines in any spacing (`EvemuEventLine.anySpacing`).
+/// A cursor for the fast paths of evemu `E:` lines in any spacing (`EvemuEventLine.anySpacing`)
+/// and libinput event rows (`LibinputEventRow`).
 /// It reads only the short, unsigned or `-`-signed digit runs recorders write, so no value can
 /// overflow; anything else makes the fast path give up and the general parser (`ByteScanner`)
 /// decide. A fast path only ever accepts a subset of what
