@@ -7,22 +7,16 @@ enum EvemuEventLine {
         exactLayout(line) ?? anySpacing(line)
     }
 
-    /// Exactly evemu-record's `E: %lu.%06u %04x %04x %04d` with an optional comment after spaces
-    /// or tabs: fixed-width fields checked and converted without loops.
+    /// Exactly evemu-record's `E: %lu.%06u %04x %04x %04d` with an optional comment: the
+    /// fixed-width fields checked and converted without loops, seconds and value by the cursor.
     @inline(__always)
     static func exactLayout(_ line: UnsafeBufferPointer<UInt8>) -> InputEventRecord? {
-        guard let p = line.baseAddress, line.count > 3, p[2] == 32 else { return nil }
+        guard line.count > 3, line[2] == 32, var c = FixedFieldCursor(line, at: 3),
+              let sec = c.decimal(maxDigits: 18, signed: false), let p = line.baseAddress else { return nil }
         let n = line.count
-        var i = 3
-        var sec: Int64 = 0
-        while i < n {
-            let d = p[i] &- 48
-            if d > 9 { break }
-            sec = sec &* 10 &+ Int64(d)
-            i += 1
-        }
+        let i = c.i
         // Seconds, then ".dddddd hhhh hhhh " (18 bytes) and at least one byte of the value.
-        guard i > 3, i - 3 <= 18, i + 18 < n, p[i] == 46 else { return nil }
+        guard i + 18 < n, p[i] == 46 else { return nil }
         let q = p + i + 1
         let u0 = q[0] &- 48, u1 = q[1] &- 48, u2 = q[2] &- 48, u3 = q[3] &- 48, u4 = q[4] &- 48, u5 = q[5] &- 48
         guard u0 <= 9, u1 <= 9, u2 <= 9, u3 <= 9, u4 <= 9, u5 <= 9, q[6] == 32, q[11] == 32, q[16] == 32 else { return nil }
@@ -34,24 +28,10 @@ enum EvemuEventLine {
         usec += Int64(u3) * 100 + Int64(u4) * 10 + Int64(u5)
         let type = UInt16(t0) << 12 | UInt16(t1) << 8 | UInt16(t2) << 4 | UInt16(t3)
         let code = UInt16(c0) << 12 | UInt16(c1) << 8 | UInt16(c2) << 4 | UInt16(c3)
-        var k = i + 18
-        let negative = p[k] == 45
-        if negative { k += 1 }
-        let from = k
-        var value: Int64 = 0
-        while k < n {
-            let d = p[k] &- 48
-            if d > 9 { break }
-            value = value &* 10 &+ Int64(d)
-            k += 1
-        }
-        guard k > from, k - from <= 9 else { return nil }
-        if k < n {
-            guard p[k] == 9 || p[k] == 32 else { return nil }
-            while k < n, p[k] == 9 || p[k] == 32 { k += 1 }
-            guard k == n || p[k] == 35 else { return nil }
-        }
-        return InputEventRecord(sec: sec, usec: usec, type: type, code: code, value: Int32(truncatingIfNeeded: negative ? -value : value))
+        // The value, then nothing, or spaces and an optional comment.
+        guard var v = FixedFieldCursor(line, at: i + 18), let value = v.decimal(maxDigits: 9, signed: true),
+              v.i == n || p[v.i] == 9 || p[v.i] == 32, v.atEndOrComment() else { return nil }
+        return InputEventRecord(sec: sec, usec: usec, type: type, code: code, value: Int32(truncatingIfNeeded: value))
     }
 
     /// 0...15 for a hex digit, 16 for any other byte.
