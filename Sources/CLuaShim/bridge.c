@@ -25,6 +25,16 @@ static inline void pushkey(lua_State *L, const ms_Extra *e, int key) {
 
 void ms_pushkey(lua_State *L, int key) { pushkey(L, ms_extra(L), key); }
 
+/* Sets x and y in the table on top of the stack. */
+static inline void setxy(lua_State *L, const ms_Extra *e, double x, double y) {
+    pushkey(L, e, MS_KEY_X);
+    lua_pushnumber(L, x);
+    lua_rawset(L, -3);
+    pushkey(L, e, MS_KEY_Y);
+    lua_pushnumber(L, y);
+    lua_rawset(L, -3);
+}
+
 static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y) {
     lua_createtable(L, 0, 4);
     pushkey(L, e, MS_KEY_ID);
@@ -33,12 +43,7 @@ static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, in
     pushkey(L, e, MS_KEY_PHASE);
     pushkey(L, e, phase >= MS_KEY_DOWN && phase <= MS_KEY_CANCEL ? phase : MS_KEY_CANCEL);
     lua_rawset(L, -3);
-    pushkey(L, e, MS_KEY_X);
-    lua_pushnumber(L, x);
-    lua_rawset(L, -3);
-    pushkey(L, e, MS_KEY_Y);
-    lua_pushnumber(L, y);
-    lua_rawset(L, -3);
+    setxy(L, e, x, y);
 }
 
 void ms_pushpointer(lua_State *L, long long id, int phase, double x, double y) {
@@ -48,12 +53,7 @@ void ms_pushpointer(lua_State *L, long long id, int phase, double x, double y) {
 void ms_pushpoint(lua_State *L, double x, double y) {
     const ms_Extra *e = ms_extra(L);
     lua_createtable(L, 0, 2);
-    pushkey(L, e, MS_KEY_X);
-    lua_pushnumber(L, x);
-    lua_rawset(L, -3);
-    pushkey(L, e, MS_KEY_Y);
-    lua_pushnumber(L, y);
-    lua_rawset(L, -3);
+    setxy(L, e, x, y);
 }
 
 int ms_callprepare(lua_State *L, int fn, int slots) {
