@@ -41,17 +41,27 @@ enum FolderWalk {
         let names = Set(children.map(\.name))
         for (name, type) in children.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }) {
             let child = relative.isEmpty ? name : relative + [0x2F] + name
-            var isDirectory = type == UInt8(DT_DIR)
+            var kind = type
             if type == UInt8(DT_UNKNOWN) {
                 var info = stat()
                 let full = root + [0x2F] + child + [0]
                 if full.withUnsafeBufferPointer({ $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) == 0 {
-                    isDirectory = info.st_mode & UInt32(S_IFMT) == UInt32(S_IFDIR)
+                    kind = UInt8(truncatingIfNeeded: (info.st_mode & UInt32(S_IFMT)) >> 12)  // DT_* is S_IF* >> 12
                 }
             }
-            if isDirectory {
+            let isScriptName = name.count > lua.count && name.suffix(lua.count).elementsEqual(lua)
+            // A NAME.lua that is not a file but has a scenario's files beside it would vanish from
+            // the batch (and a FIFO would block its worker): it is reported instead.
+            if isScriptName, kind != UInt8(DT_REG), kind != UInt8(DT_LNK),
+               kind != UInt8(DT_DIR) || hasScenarioFiles(beside: name.dropLast(lua.count), in: names) {
+                let what = kind == UInt8(DT_DIR) ? "a folder" : kind == UInt8(DT_FIFO) ? "a FIFO"
+                    : kind == UInt8(DT_SOCK) ? "a socket" : "a device or special file"
+                entries.append(.problem(name: display(child.dropLast(lua.count)), path: display(child),
+                                        reason: "\(display(name)) is \(what), not a script file"))
+            }
+            if kind == UInt8(DT_DIR) {
                 walk(root: root, relative: child, depth: depth + 1, into: &entries)
-            } else if name.count > lua.count, name.suffix(lua.count).elementsEqual(lua) {
+            } else if isScriptName, kind == UInt8(DT_REG) || kind == UInt8(DT_LNK) {
                 if let text = String(validating: child, as: UTF8.self) {
                     entries.append(.script(text))
                 } else {
@@ -65,6 +75,11 @@ enum FolderWalk {
                                         reason: "\(display(name)) has no script \(display(name.dropLast(expected.count) + lua)) beside it"))
             }
         }
+    }
+
+    /// True when an events or expected file of scenario `base` is among `names`.
+    private static func hasScenarioFiles(beside base: ArraySlice<UInt8>, in names: Set<[UInt8]>) -> Bool {
+        (ScenarioDiscovery.eventSuffixes + [ScenarioDiscovery.expectedSuffix]).contains { names.contains(Array(base) + Array($0.utf8)) }
     }
 
     /// The name for reports: printable ASCII and valid UTF-8 as they are, other bytes as `\xNN`.

@@ -117,7 +117,7 @@ public enum ScenarioRunner {
             sink = OutputSink(comparison: nil)
         } else {
             guard scenario.hasExpected else {
-                return result(.error("missing expected file \(fileName(scenario.expectedPath)) (create it with --update)"))
+                return result(.error("missing expected file \(ReportText.visible(fileName(scenario.expectedPath))) (create it with --update)"))
             }
             do {
                 let file = try ExpectedFile(path: scenario.expectedPath)
@@ -155,7 +155,7 @@ public enum ScenarioRunner {
             do {
                 try String(decoding: sink.written, as: UTF8.self).write(toFile: scenario.expectedPath, atomically: true, encoding: .utf8)
             } catch {
-                return ran(.error("cannot write \(scenario.expectedPath): \(error.localizedDescription)"))
+                return ran(.error("cannot write \(ReportText.visible(scenario.expectedPath)): \(error.localizedDescription)"))
             }
             return ran(.updated)
         }
