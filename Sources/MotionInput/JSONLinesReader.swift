@@ -14,6 +14,8 @@ public final class JSONLinesReader: FrameSource {
     /// line before, which then costs no hashing. Forgotten whenever `down` gains or loses a key
     /// (which moves its entries).
     private var lastMoved: (id: Int, index: Dictionary<Int, (x: Double, y: Double)>.Index)?
+    /// The line of the frame last returned (0: the end-of-input cancel).
+    private var frameLine = 0
     /// Reused for every frame: once the caller has let go of the last frame, no allocation.
     private var events: [PointerEvent] = []
 
@@ -30,6 +32,7 @@ public final class JSONLinesReader: FrameSource {
     public func nextFrame() throws -> Frame? {
         guard let first = try pending ?? nextEvent() else { return finalCancel() }
         pending = nil
+        frameLine = first.line
         events.removeAll(keepingCapacity: true)
         events.append(first.event)
         while let next = try nextEvent() {
@@ -43,9 +46,12 @@ public final class JSONLinesReader: FrameSource {
         return Frame(t: first.event.t, events: events)
     }
 
+    public var framePlace: String? { frameLine > 0 ? "\(path):\(frameLine)" : "\(path): end of input" }
+
     /// Pointers still down at the end of input are cancelled, so no gesture is left hanging.
     private func finalCancel() -> Frame? {
         guard !down.isEmpty, let firstTime else { return nil }
+        frameLine = 0
         let t = lastTime - firstTime
         let events = down.keys.sorted().map { PointerEvent(t: t, id: $0, phase: .cancel, x: down[$0]!.x, y: down[$0]!.y) }
         down.removeAll()

@@ -145,6 +145,10 @@ public final class LuaRuntime {
     /// check, since each holds a registry reference and the closures around it.
     public internal(set) var liveCallbacks = 0
 
+    /// The script's text when the host read it already (a FIFO or pipe, read interruptibly);
+    /// nil: `load` reads `scriptPath`.
+    public var scriptText: [UInt8]?
+
     /// Loads the script and runs its setup. Throws ScriptError (syntax, runtime, timeout, memory).
     /// `arguments` reach the script as the `lua` interpreter gives them: the global `arg`
     /// (`arg[0]` the script path, `arg[1]`… the arguments) and the chunk's `...`.
@@ -154,7 +158,14 @@ public final class LuaRuntime {
         defer { lua.top = base }
         ms_pushcfunction(mainState, ms_traceback)
         // Text only: Lua does not verify bytecode, and a crafted binary chunk can crash it.
-        let status = luaL_loadfilex(mainState, scriptPath, "t")
+        let status: Int32
+        if let scriptText {
+            status = scriptText.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer {
+                luaL_loadbufferx(mainState, $0.baseAddress, $0.count, "@" + scriptPath, "t")
+            }
+        } else {
+            status = luaL_loadfilex(mainState, scriptPath, "t")
+        }
         if status != LUA_OK {
             let message = lua.string(at: -1) ?? "cannot load \(scriptPath)"
             throw ScriptError(status == LUA_ERRSYNTAX ? .syntax : .runtime,
