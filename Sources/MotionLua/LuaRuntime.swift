@@ -294,7 +294,7 @@ public final class LuaRuntime {
         }
         callbackErrorCount += 1
         callback.disable()
-        report(ScriptError(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
+        report(ScriptError(.runtime, hinted(lua.string(at: -1) ?? "\(scriptPath): error object is not a string")))
         // The switched-off callback may be the one that would have let go of a key.
         actions.releaseAll(at: time, output: output)
     }
@@ -330,8 +330,13 @@ public final class LuaRuntime {
             let limit = ms_memorylimit(mainState)
             fail(.memory, "\(scriptPath): not enough memory" + (limit > 0 ? " (the Lua memory limit is \(limit) bytes)" : ""))
         } else {
-            fail(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string")
+            fail(.runtime, hinted(lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
         }
+    }
+
+    /// The message with "did you mean" when it is about a misspelt API name (`NameHints`).
+    func hinted(_ message: String) -> String {
+        NameHints.hinted(message) { NameHints.motionNames(mainState) }
     }
 
     /// Keeps a subscription alive until it is unsubscribed or the runtime closes, whether or
