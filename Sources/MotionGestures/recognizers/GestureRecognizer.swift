@@ -209,8 +209,10 @@ open class GestureRecognizer {
     open var nextDecisionTime: Double? { nil }
 
     /// Whether the recognizer is in the middle of something (tracking pointers, or a tap waiting
-    /// for its next tap): what `TapGestureRecognizer.require(toFail:)` waits on.
-    open var isInProgress: Bool { !pointers.isEmpty }
+    /// for its next tap): what `require(toFail:)` waits on. A gesture already decided (failed or
+    /// over, its remaining pointers ignored until they lift) is not: a swipe waiting for a hold
+    /// that failed is decided at its first lift, not when the hold's last finger lifts.
+    open var isInProgress: Bool { !pointers.isEmpty && !isIgnoringUntilLift }
 
     /// Drops every pointer and returns to possible without notifying (used when disabled).
     public func reset() {
