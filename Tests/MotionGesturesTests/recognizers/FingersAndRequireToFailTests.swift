@@ -75,7 +75,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
 
 @Suite struct RequireToFailTests {
     @Test func aPanWaitsForAHoldToFailAndBeginsWhenItDoes() throws {
-        let hold = try HoldGestureRecognizer(maxMovement: 10)
+        let hold = try HoldGestureRecognizer(fingers: 1, maxMovement: 10)
         let pan = try TranslationGestureRecognizer(threshold: 5)
         pan.require(toFail: hold)
         let panLog = GestureLog(pan)
@@ -93,7 +93,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func aPanFailsWhenTheHoldItWaitsForBegins() throws {
-        let hold = try HoldGestureRecognizer(maxMovement: 10)
+        let hold = try HoldGestureRecognizer(fingers: 1, maxMovement: 10)
         let pan = try TranslationGestureRecognizer(threshold: 5)
         pan.require(toFail: hold)
         let panLog = GestureLog(pan), holdLog = GestureLog(hold)
