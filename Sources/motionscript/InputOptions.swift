@@ -5,10 +5,11 @@ import MotionInput
 enum InputOptions {
     /// The input options they describe; a usage error that says what is wrong otherwise.
     static func parse(surface: String?, axes: String?) throws -> EventFileOptions {
-        var options = EventFileOptions()
+        // No --surface: millimetres on devices that report a resolution, raw units otherwise.
+        var options = EventFileOptions.desktopDefault
         if let surface {
             guard let parsed = EventFileOptions.parseSurfaceOption(surface) else {
-                throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080) or mm, got \(surface)")
+                throw ValidationError("--surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080), mm, auto or raw, got \(surface)")
             }
             options = parsed
         }

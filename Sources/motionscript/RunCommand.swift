@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080, or 'mm' for millimetres from the device's resolution (default: raw device units).")
+    @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution, raw units elsewhere), 'mm' (millimetres, required), 'raw' (device units), or WxH to map the axis ranges onto a surface, e.g. 1920x1080.")
     var surface: String?
 
     @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")

@@ -43,7 +43,7 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Run the scenarios with Lua's full standard library (by default they run sandboxed: no processes, file writes, native code or debug library).")
     var trusted = false
 
-    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface (e.g. 1920x1080) or 'mm' for millimetres; a scenario's '-- surface:' line wins.")
+    @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution), 'mm', 'raw', or WxH (e.g. 1920x1080); a scenario's '-- surface:' line wins.")
     var surface: String?
 
     @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for raw events without a device description (e.g. 0:4095,0:4095).")

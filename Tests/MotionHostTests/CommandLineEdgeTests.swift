@@ -9,7 +9,7 @@ import Testing
             (["run", "examples/drag.lua", "--timeout", "-1"], "error: --timeout must be >= 0 seconds (0 = no limit), got -1.0"),
             (["run", "examples/drag.lua", "--memory", "-1"], "error: --memory must be >= 0 MiB (0 = no limit), got -1"),
             (["run", "examples/drag.lua", "--surface", "-5x100"],
-             "error: --surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080) or mm, got -5x100"),
+             "error: --surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080), mm, auto or raw, got -5x100"),
             (["test", "examples/scenarios", "--jobs", "-2"], "error: --jobs must be >= 1, got -2"),
             (["test", "examples/scenarios", "--timeout", "-1"], "error: --timeout must be >= 0 seconds (0 = no limit), got -1.0"),
         ]

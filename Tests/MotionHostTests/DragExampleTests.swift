@@ -17,11 +17,12 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
         #expect(output.lines == [
             // The property's value at subscription.
             #"{"t":0,"name":"position","value":{"x":100,"y":200}}"#,
-            // (4,3) is 5 from the start: under the threshold of 10. (12,9) is 15: began, the
+            // (4,3) is 5 from the start: not past the threshold of 5. (12,9) is 15: began, the
             // cache takes (100,200).
             #"{"t":0.032,"name":"position","value":{"x":112,"y":209}}"#,
             #"{"t":0.048,"name":"position","value":{"x":120,"y":215}}"#,
-            // Second drag: (-10,0) is exactly 10, not past it; (-12,0) begins from (120,215).
+            // Second drag: (-10,0) is past 5 (issue 22's default): it begins from (120,215).
+            #"{"t":0.216,"name":"position","value":{"x":110,"y":215}}"#,
             #"{"t":0.232,"name":"position","value":{"x":108,"y":215}}"#,
         ])
     }

@@ -70,19 +70,19 @@ private func run(_ name: String) throws -> [String] {
     @Test func swipeDirectionFromTheReleaseVelocity() throws {
         #expect(try run("swipe-direction") == [
             // The filtered stream forwards the gesture source's states: at rest at subscription,
-            // active from `began` (translation 20 > 10 at 0.032) to the end.
+            // active from `began` (translation 10 > 5 at 0.016; issue 22's default) to the end.
             #"{"t":0,"name":"direction","state":"atRest"}"#,
-            #"{"t":0.032,"name":"direction","state":"active"}"#,
+            #"{"t":0.016,"name":"direction","state":"active"}"#,
             // 10 units every 16 ms: release velocity 625 units/s (least squares over the last
             // 100 ms; 625.0000000000001 in floating point) > 100.
             #"{"t":0.112,"name":"direction","value":"forward"}"#,
             #"{"t":0.112,"name":"direction","state":"atRest"}"#,
             // 1 unit every 16 ms: 62.5 units/s (62.499999999999936) is within ±100: nothing.
-            // It begins once the translation is 11 > 10, at 1 + 11·0.016.
-            #"{"t":1.176,"name":"direction","state":"active"}"#,
+            // It begins once the translation is 6 > 5, at 1 + 6·0.016.
+            #"{"t":1.096,"name":"direction","state":"active"}"#,
             #"{"t":1.336,"name":"direction","state":"atRest"}"#,
             // −10 units every 16 ms: −625 units/s < −100.
-            #"{"t":2.032,"name":"direction","state":"active"}"#,
+            #"{"t":2.016,"name":"direction","state":"active"}"#,
             #"{"t":2.112,"name":"direction","value":"backward"}"#,
             #"{"t":2.112,"name":"direction","state":"atRest"}"#,
         ])

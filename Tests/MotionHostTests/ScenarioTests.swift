@@ -15,11 +15,12 @@ func workerOptions(update: Bool = false) -> ScenarioOptions {
     @Test func theExampleScenariosAllPass() throws {
         let report = try ScenarioBatch(paths: [root.appendingPathComponent("examples/scenarios").path], options: workerOptions()).run()
         #expect(report.results.map(\.scenario.name) == ["alt-tab", "desktop", "drag", "drag-no-threshold", "elements/scaled", "emit-map",
-                                                          "pinch-evemu", "pinch-libinput", "pinch-raw", "pinch-zoom-keys", "scenario_helper"])
+                                                          "pads/default-thresholds", "pads/defaults-pad12", "pads/defaults-pad30",
+                                                          "pads/desktop-pad12", "pads/desktop-pad30", "pinch-evemu", "pinch-libinput", "pinch-raw", "pinch-zoom-keys", "scenario_helper"])
         for result in report.results where result.failureMessage != nil {
             Issue.record("\(result.scenario.name): \(result.failureMessage!)")
         }
-        #expect(report.lines.last == "10 passed, 0 failed, 1 skipped")
+        #expect(report.lines.last == "14 passed, 0 failed, 2 skipped")
         #expect(report.exitCode == 0)
     }
 
@@ -62,20 +63,21 @@ func workerOptions(update: Bool = false) -> ScenarioOptions {
             output line 3 differs
             --- \(folder.path)/c-wrong-line.expected.jsonl
             +++ actual output
-            @@ -1,4 +1,4 @@
+            @@ -1,5 +1,5 @@
              {"t":0,"name":"position","value":{"x":100,"y":200}}
              {"t":0.032,"name":"position","value":{"x":112,"y":209}}
             -{"t":0.048,"name":"position","value":{"x":121,"y":215}}
             +{"t":0.048,"name":"position","value":{"x":120,"y":215}}
+             {"t":0.216,"name":"position","value":{"x":110,"y":215}}
              {"t":0.232,"name":"position","value":{"x":108,"y":215}}
             """))
         #expect(outcomes["d-short-output"] == .failed("""
-            output ended early (4 lines, 5 expected)
+            output ended early (5 lines, 6 expected)
             --- \(folder.path)/d-short-output.expected.jsonl
             +++ actual output
-            @@ -2,4 +2,3 @@
-             {"t":0.032,"name":"position","value":{"x":112,"y":209}}
+            @@ -3,4 +3,3 @@
              {"t":0.048,"name":"position","value":{"x":120,"y":215}}
+             {"t":0.216,"name":"position","value":{"x":110,"y":215}}
              {"t":0.232,"name":"position","value":{"x":108,"y":215}}
             -{"t":1,"name":"position","value":true}
             """))

@@ -139,7 +139,8 @@ import Testing
         for f in dragFrames(moves: 2) { try runtime.handle(f) }
         #expect(output.lines == [
             "0 g [\"possible\",\"translation\",0,0,\"function\",true,0]",
-            "0.032 g [\"began\",\"translation\",20,0,\"function\",true,1]",
+            "0.016 g [\"began\",\"translation\",10,0,\"function\",true,1]",
+            "0.032 g [\"changed\",\"translation\",20,0,\"function\",true,1]",
             "0.048 g [\"ended\",\"translation\",20,0,\"function\",true,1]",
         ])
     }

@@ -180,7 +180,7 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
     @Test func anEdgeSwipeFromTheRightUsesTheSurfaceSize() throws {
         let output = TestOutput()
         let runtime = try LuaRuntime(scriptPath: writeScript("""
-            local fromRight = motion.swipe{from = "right", edge = 50}
+            local fromRight = motion.swipe{fingers = 1, from = "right", edge = 50}
             motion.gesture(fromRight):map(function(g) return g.state end)
               :filter(function(s) return s ~= "possible" end):emit("fromRight")
             """), output: output)
@@ -196,7 +196,7 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
 
     @Test func aHoldIsStampedWhenItFellDue() throws {
         let (runtime, output) = try loadedRuntime("""
-            motion.gesture(motion.hold{duration = 0.5}):subscribe(function(g)
+            motion.gesture(motion.hold{fingers = 1, duration = 0.5}):subscribe(function(g)
               if g.state == "possible" then return end
               motion.emit("hold", g.state)
               if g.state == "began" then motion.exec{"true"} end

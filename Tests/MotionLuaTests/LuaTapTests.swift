@@ -7,7 +7,7 @@ import MotionGestures
     @Test func tapGestureValuesAndTapSourceLocationInAnElement() throws {
         let (runtime, output) = try loadedRuntime("""
             local e = motion.element{x = 100, y = 100, width = 100, height = 100}
-            local tap = motion.tap{element = e}
+            local tap = motion.tap{element = e, maxMovement = 10}
             motion.gesture(tap):subscribe(function(g)
                 if g.state == "recognized" then motion.emit("g", {g.kind, g.taps, g:location(e)}) end
             end)

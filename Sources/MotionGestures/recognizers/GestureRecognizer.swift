@@ -75,8 +75,14 @@ open class GestureRecognizer {
     /// interval, a hold's duration): its values are then stamped with the time they fell due.
     open var decidesOnTime: Bool { false }
 
-    /// With `fingers = N`: whether exactly N pointers are down now (always true without it).
-    public var hasRequiredFingers: Bool { fingers.map { pointers.count == $0 } ?? true }
+    /// The fewest pointers the gesture is made with when `fingers` is not set: 1, and 2 for
+    /// swipes and holds (one finger on a touchpad moves or rests as the pointer; a one-finger
+    /// swipe or hold says `fingers = 1`).
+    open var minimumFingers: Int { 1 }
+
+    /// With `fingers = N`: whether exactly N pointers are down now; without it, whether at least
+    /// `minimumFingers` are.
+    public var hasRequiredFingers: Bool { fingers.map { pointers.count == $0 } ?? (pointers.count >= minimumFingers) }
 
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
@@ -209,8 +215,10 @@ open class GestureRecognizer {
     open var nextDecisionTime: Double? { nil }
 
     /// Whether the recognizer is in the middle of something (tracking pointers, or a tap waiting
-    /// for its next tap): what `TapGestureRecognizer.require(toFail:)` waits on.
-    open var isInProgress: Bool { !pointers.isEmpty }
+    /// for its next tap): what `require(toFail:)` waits on. A gesture already decided (failed or
+    /// over, its remaining pointers ignored until they lift) is not: a swipe waiting for a hold
+    /// that failed is decided at its first lift, not when the hold's last finger lifts.
+    open var isInProgress: Bool { !pointers.isEmpty && !isIgnoringUntilLift }
 
     /// Drops every pointer and returns to possible without notifying (used when disabled).
     public func reset() {

@@ -2,7 +2,7 @@ import MotionStreams
 
 /// Recognizes a hold (long press): pointers that stay down, within `maxMovement` of where they
 /// went down, for `duration` seconds of input time. With `fingers = N` the time counts from the
-/// N-th pointer down.
+/// N-th pointer down; without it, from the second (a one-finger hold says `fingers = 1`).
 ///
 /// States: possible → began when the duration has passed (stamped with start + duration, the
 /// time it fell due, even when the next frame comes later: the decision falls due with time
@@ -12,8 +12,9 @@ import MotionStreams
 public final class HoldGestureRecognizer: GestureRecognizer {
     /// Default `duration`: 0.5 s.
     public static let defaultDuration = 0.5
-    /// Default `maxMovement`: 10 screen units from where each pointer went down.
-    public static let defaultMaxMovement = 10.0
+    /// Default `maxMovement`: 3 units (millimetres on a device that reports its resolution) from
+    /// where each pointer went down.
+    public static let defaultMaxMovement = 3.0
 
     /// Seconds of input time the pointers must stay down.
     public let duration: Double
@@ -36,6 +37,9 @@ public final class HoldGestureRecognizer: GestureRecognizer {
     }
 
     public override var decidesOnTime: Bool { true }
+
+    /// Without `fingers`, two or more: one finger resting on a touchpad is the pointer, not a hold.
+    public override var minimumFingers: Int { 2 }
 
     public override func didReset() {
         startTime = nil

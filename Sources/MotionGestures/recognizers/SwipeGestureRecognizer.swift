@@ -3,7 +3,8 @@ import MotionStreams
 /// Recognizes swipes, a discrete gesture: possible → recognized | failed, once per touch.
 ///
 /// The swipe starts when its pointers are down (with `fingers = N`, when the N-th went down:
-/// movement before does not count) and is decided when the first of them lifts. Its
+/// movement before does not count; without it, when a second went down, so one-finger pointer
+/// motion on a touchpad never swipes) and is decided when the first of them lifts. Its
 /// translation is the centroid's movement since the start, re-based like a drag's when pointers
 /// are added, so it does not jump. At the decision:
 /// - `value.distance` is the translation's length, `value.scalarVelocity` the mean speed
@@ -15,8 +16,8 @@ import MotionStreams
 ///   (when set); it `fail`s otherwise, and on an input cancel.
 /// The remaining pointers are then ignored until they all lifted.
 public final class SwipeGestureRecognizer: GestureRecognizer {
-    /// Default `minDistance`: 50 screen units.
-    public static let defaultMinDistance = 50.0
+    /// Default `minDistance`: 20 units (millimetres on a device that reports its resolution).
+    public static let defaultMinDistance = 20.0
     /// Default `minVelocity`: none (0 units/s).
     public static let defaultMinVelocity = 0.0
 
@@ -51,6 +52,9 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         super.init(kind: .swipe, element: element)
         self.fingers = fingers
     }
+
+    /// Without `fingers`, two or more: one finger on a touchpad is the pointer.
+    public override var minimumFingers: Int { 2 }
 
     public override func didReset() {
         startTime = nil

@@ -12,7 +12,7 @@ public enum SwipeZone: Sendable {
     }
 
     /// Default depth of an edge zone, in screen units.
-    public static let defaultDepth = 50.0
+    public static let defaultDepth = 10.0
 
     /// Whether a start point (screen space) lies in the zone; `bounds` is the recognizer's element.
     func contains(_ screenPoint: Point, bounds: Element) -> Bool {

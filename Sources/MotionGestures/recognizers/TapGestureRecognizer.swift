@@ -27,8 +27,9 @@ public final class TapGestureRecognizer: GestureRecognizer {
     public static let defaultTaps = 1
     /// Default `maxDuration`: 0.3 s from the first pointer down to the last lift of a tap.
     public static let defaultMaxDuration = 0.3
-    /// Default `maxMovement`: 10 screen units from where each pointer went down.
-    public static let defaultMaxMovement = 10.0
+    /// Default `maxMovement`: 3 units (millimetres on a device that reports its resolution) from
+    /// where each pointer went down: a 6 mm two-finger scroll is not a tap.
+    public static let defaultMaxMovement = 3.0
     /// Default `interval`: the next tap must start within 0.3 s of the previous tap's lift.
     public static let defaultInterval = 0.3
 

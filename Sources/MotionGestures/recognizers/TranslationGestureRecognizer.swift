@@ -10,8 +10,9 @@ import MotionStreams
 /// changed… → ended (all pointers lifted) | cancelled (input cancel); possible → failed when
 /// the pointers lift or are cancelled before the threshold was passed.
 public final class TranslationGestureRecognizer: GestureRecognizer {
-    /// Default `threshold`: 10 screen units of centroid movement (strictly more begins).
-    public static let defaultThreshold = 10.0
+    /// Default `threshold`: 5 units of centroid movement (millimetres on a device that reports
+    /// its resolution), strictly more begins: a 4 mm nudge is not a drag.
+    public static let defaultThreshold = 5.0
     /// Default `minPointers`: one pointer is enough.
     public static let defaultMinPointers = 1
     /// Default `maxPointers`: no limit; pointers beyond `maxPointers` are not tracked.

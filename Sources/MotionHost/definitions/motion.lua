@@ -67,16 +67,24 @@ local Recognizer = {}
 ---@param other motion.Recognizer
 function Recognizer:requireToFail(other) end
 
+---Calls `fn(g)` each time the recognizer reaches `state`; returns the subscription. A state the
+---recognizer never reaches is an error: swipes and taps reach "recognized" or "failed", the others
+---"began", "changed", "ended", "cancelled" or "failed".
+---@param state motion.RecognitionState
+---@param fn fun(g: motion.Gesture)
+---@return motion.Subscription
+function Recognizer:on(state, fn) end
+
 ---Options every recognizer takes.
 ---@class motion.RecognizerOptions
 ---@field element? motion.Element Where pointers must go down (default motion.screen).
 ---@field enabled? boolean Default true.
 ---@field requireToFail? motion.Recognizer|motion.Recognizer[] Wait for these to fail first.
----@field fingers? integer Exactly this many pointers.
+---@field fingers? integer Exactly this many pointers (without it: any number; 2 or more for swipe and hold).
 ---@field devices? string|string[] Only pointers from these input devices (selectors as for --device).
 
 ---@class motion.TranslationOptions: motion.RecognizerOptions
----@field threshold? number Units the centroid must move (strictly more) to begin (default 10).
+---@field threshold? number Units the centroid must move (strictly more) to begin (default 5; millimetres on a pad that reports its resolution).
 ---@field minPointers? integer Pointers needed before movement counts (default 1).
 ---@field maxPointers? integer Pointers tracked at most (default unlimited).
 
@@ -89,22 +97,22 @@ function Recognizer:requireToFail(other) end
 ---@class motion.TapOptions: motion.RecognizerOptions
 ---@field taps? integer Taps that make a recognition (default 1).
 ---@field maxDuration? number Seconds each tap may last (default 0.3).
----@field maxMovement? number Units a pointer may move (default 10).
+---@field maxMovement? number Units a pointer may move (default 3).
 ---@field interval? number Seconds within which the next tap must start (default 0.3).
 
 ---@class motion.SwipeOptions: motion.RecognizerOptions
 ---@field direction? motion.SwipeDirection Only swipes this way (a diagonal implies diagonals = true).
 ---@field diagonals? boolean Eight directions instead of four (default false).
----@field minDistance? number Units the pointers must travel (default 50, inclusive).
+---@field minDistance? number Units the pointers must travel (default 20, inclusive).
 ---@field minVelocity? number Mean speed, units per second (default 0, inclusive).
 ---@field from? "left"|"right"|"top"|"bottom"|motion.Element Start within `edge` units of this edge of the element ("right"/"bottom" need an element with a size), or inside this element.
----@field edge? number Depth of an edge zone, units (default 50).
+---@field edge? number Depth of an edge zone, units (default 10).
 
 ---@alias motion.SwipeDirection "left"|"right"|"up"|"down"|"upLeft"|"upRight"|"downLeft"|"downRight"
 
 ---@class motion.HoldOptions: motion.RecognizerOptions
 ---@field duration? number Seconds the pointers must stay down (default 0.5).
----@field maxMovement? number Units a pointer may move before the hold begins (default 10).
+---@field maxMovement? number Units a pointer may move before the hold begins (default 3).
 
 ---Drags: translation of the pointers' centroid.
 ---@param options? motion.TranslationOptions

@@ -21,7 +21,7 @@ public struct ScenarioOptions: Sendable {
     public var sandbox = true
     /// Surface and axis ranges for every scenario (`test --surface/--axes`); a scenario's own
     /// declarations (`ScenarioSurface`) take precedence.
-    public var input = EventFileOptions()
+    public var input = EventFileOptions.desktopDefault
     /// Output bytes one scenario may write; more fails it.
     public var maxOutputBytes: Int
     /// The motionscript binary whose `scenario-worker` subcommand runs scenarios.

@@ -4,7 +4,7 @@ import MotionInput
 /// A scenario can declare the surface it runs on in the leading comment lines of its script, so
 /// thresholds mean the same whatever device recorded its events:
 ///
-///     -- surface: 1920x1080        (or: -- surface: mm)
+///     -- surface: 1920x1080        (or: -- surface: mm | raw | auto)
 ///     -- axes: 0:4095,0:4095       (for raw events without a device description)
 ///
 /// Declarations override `test --surface/--axes`. A malformed one is an error naming its line.
@@ -24,10 +24,11 @@ public enum ScenarioSurface {
             let body = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
             if let value = declared("surface", in: body) {
                 guard let parsed = EventFileOptions.parseSurfaceOption(value) else {
-                    throw DeclarationError(description: "\(path):\(index + 1): surface must be WIDTHxHEIGHT (e.g. 1920x1080) or mm")
+                    throw DeclarationError(description: "\(path):\(index + 1): surface must be WIDTHxHEIGHT (e.g. 1920x1080), mm, auto or raw")
                 }
                 options.surface = parsed.surface
                 options.millimetres = parsed.millimetres
+                options.millimetresWhenKnown = parsed.millimetresWhenKnown
             } else if let value = declared("axes", in: body) {
                 switch EventFileOptions.parseAxes(value) {
                 case .success(let axes): options.axes = axes

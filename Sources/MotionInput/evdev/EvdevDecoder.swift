@@ -92,6 +92,7 @@ public final class EvdevDecoder {
         self.device = device
         describedRelative = device.has(type: EV.REL, code: REL.X) || device.has(type: EV.REL, code: REL.Y)
         self.strict = strict
+        // Millimetres when known (the command line's default) falls back to raw units here.
         surface = options.resolvedSurface(for: device)
         mappingProblem = options.mappingProblem(for: device)
         let a = device.absinfo

@@ -29,6 +29,17 @@ public struct EventFileOptions: Sendable, Equatable {
     /// `--surface mm`: positions in millimetres from the axis minimum, from each axis's resolution
     /// (units/mm), so a threshold means the same on every device. Takes the place of `surface`.
     public var millimetres = false
+    /// The command line's default: millimetres when the device reports a resolution on both axes
+    /// (so the same thresholds mean the same distance on every such pad), raw units otherwise (no
+    /// resolution, JSON Lines). `surface` and `millimetres` take its place when given.
+    public var millimetresWhenKnown = false
+
+    /// What the command line uses when no `--surface` is given: `millimetresWhenKnown`.
+    public static var desktopDefault: EventFileOptions {
+        var options = EventFileOptions()
+        options.millimetresWhenKnown = true
+        return options
+    }
 
     public init(surface: Surface? = nil, axes: [UInt16: AbsInfo] = [:]) {
         self.surface = surface
@@ -39,7 +50,7 @@ public struct EventFileOptions: Sendable, Equatable {
     /// `surface`, or with `millimetres` the device's physical size, nil when an axis lacks a
     /// resolution or a range.
     public func resolvedSurface(for device: DeviceDescription) -> Surface? {
-        guard millimetres else { return surface }
+        guard millimetres || (millimetresWhenKnown && surface == nil) else { return surface }
         let a = device.absinfo.merging(axes) { $1 }
         guard let x = a[ABS.MT_POSITION_X] ?? a[ABS.X], let y = a[ABS.MT_POSITION_Y] ?? a[ABS.Y],
               x.resolution > 0, y.resolution > 0, x.maximum > x.minimum, y.maximum > y.minimum else { return nil }
@@ -109,12 +120,20 @@ public struct EventFileOptions: Sendable, Equatable {
         return [ABS.X: ax, ABS.Y: ay, ABS.MT_POSITION_X: ax, ABS.MT_POSITION_Y: ay]
     }
 
-    /// Parses `--surface`: `WxH` (e.g. `1920x1080`) or `mm`; nil when malformed or not positive.
+    /// Parses `--surface`: `WxH` (e.g. `1920x1080`), `mm`, `raw` (device units, whatever the
+    /// device reports) or `auto` (the default: `millimetresWhenKnown`); nil when malformed or not positive.
     public static func parseSurfaceOption(_ text: String) -> EventFileOptions? {
         var options = EventFileOptions()
-        if text.lowercased() == "mm" {
+        switch text.lowercased() {
+        case "mm":
             options.millimetres = true
             return options
+        case "raw":
+            return options
+        case "auto":
+            return desktopDefault
+        default:
+            break
         }
         guard let surface = parseSurface(text) else { return nil }
         options.surface = surface

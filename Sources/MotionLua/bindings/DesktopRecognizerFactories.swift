@@ -11,8 +11,8 @@ enum DesktopRecognizerFactories {
         ("hold", BindingTable.register("motion.hold", hold)),
     ]
 
-    /// `motion.swipe{fingers=, direction=, diagonals=false, minDistance=50, minVelocity=0,
-    /// from=, edge=50, element=, requireToFail=, enabled=}`. `from` is "left", "right", "top",
+    /// `motion.swipe{fingers=, direction=, diagonals=false, minDistance=20, minVelocity=0,
+    /// from=, edge=10, element=, requireToFail=, enabled=}`. `from` is "left", "right", "top",
     /// "bottom" (within `edge` units of that edge of `element`; right and bottom need an element
     /// with a size) or an element the swipe must start in.
     static func swipe(_ call: LuaCall) throws -> Int32 {
@@ -70,7 +70,7 @@ enum DesktopRecognizerFactories {
         return box?.element ?? .screen
     }
 
-    /// `motion.hold{fingers=, duration=0.5, maxMovement=10, element=, requireToFail=, enabled=}`.
+    /// `motion.hold{fingers=, duration=0.5, maxMovement=3, element=, requireToFail=, enabled=}`.
     static func hold(_ call: LuaCall) throws -> Int32 {
         let options = try Options(call, at: 1, for: call.name,
                                   known: ["fingers", "duration", "maxMovement", "element", "requireToFail", "enabled"])

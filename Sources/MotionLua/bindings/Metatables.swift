@@ -8,7 +8,7 @@ enum Metatables {
         define(.property, on: lua) { BindingTable.pushTable(PropertyMethods.all + StreamMethods.all, on: lua) }
         define(.subscription, on: lua) { BindingTable.pushTable(SubscriptionMethods.all, on: lua) }
         define(.recognizer, on: lua, index: RecognizerMethods.index, newIndex: RecognizerMethods.newIndex) {
-            BindingTable.pushTable(RecognizerMethods.all + RecognizerFactories.recognizerMethods, on: lua)
+            BindingTable.pushTable(RecognizerMethods.all + RecognizerFactories.recognizerMethods + RecognizerStateCallbacks.methods, on: lua)
         }
         define(.element, on: lua, index: ElementMethods.index) { lua.newTable() }
 

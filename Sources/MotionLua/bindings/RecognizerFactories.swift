@@ -49,7 +49,7 @@ enum RecognizerFactories {
         return MotionModule.add(recognizer, call)
     }
 
-    /// `motion.tap{element=, taps=1, maxDuration=0.3, maxMovement=10, interval=0.3, requireToFail=, enabled=}`.
+    /// `motion.tap{element=, taps=1, maxDuration=0.3, maxMovement=3, interval=0.3, requireToFail=, enabled=}`.
     static func tap(_ call: LuaCall) throws -> Int32 {
         let options = try Options(call, at: 1, for: call.name,
                                   known: ["element", "taps", "maxDuration", "maxMovement", "interval", "requireToFail", "enabled", "fingers"])

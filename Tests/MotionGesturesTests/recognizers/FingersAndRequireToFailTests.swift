@@ -75,7 +75,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
 
 @Suite struct RequireToFailTests {
     @Test func aPanWaitsForAHoldToFailAndBeginsWhenItDoes() throws {
-        let hold = try HoldGestureRecognizer(maxMovement: 10)
+        let hold = try HoldGestureRecognizer(fingers: 1, maxMovement: 10)
         let pan = try TranslationGestureRecognizer(threshold: 5)
         pan.require(toFail: hold)
         let panLog = GestureLog(pan)
@@ -93,7 +93,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func aPanFailsWhenTheHoldItWaitsForBegins() throws {
-        let hold = try HoldGestureRecognizer(maxMovement: 10)
+        let hold = try HoldGestureRecognizer(fingers: 1, maxMovement: 10)
         let pan = try TranslationGestureRecognizer(threshold: 5)
         pan.require(toFail: hold)
         let panLog = GestureLog(pan), holdLog = GestureLog(hold)
@@ -128,4 +128,42 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
         #expect(swipeLog.states == [.failed, .recognized])
         #expect(swipeLog.last?.direction == .right)
     }
+
+    /// Issue 22: the docs' `swipe3 = motion.swipe{…, requireToFail = hold}` was decided when the
+    /// last finger lifted (the failed hold still "in progress" while its fingers were down).
+    @Test func aSwipeWaitingForAFailedHoldIsDecidedAtTheFirstLift() throws {
+        let hold = try HoldGestureRecognizer(fingers: 3, duration: 0.6, maxMovement: 3)
+        let swipe = try SwipeGestureRecognizer(fingers: 3, minDistance: 20)
+        swipe.require(toFail: hold)
+        let swipeLog = GestureLog(swipe), holdLog = GestureLog(hold)
+        let input = dispatcher(hold, swipe)
+        input.dispatch(frame(0, (1, .down, 10, 10), (2, .down, 20, 10), (3, .down, 30, 10)))
+        input.dispatch(frame(0.04, (1, .move, 0, 10), (2, .move, 10, 10), (3, .move, 20, 10)))
+        #expect(holdLog.states == [.failed])
+        input.dispatch(frame(0.1, (1, .move, -20, 10), (2, .move, -10, 10), (3, .move, 0, 10)))
+        // The first finger lifts; the other two rest on the pad for another 1.26 s.
+        input.dispatch(frame(0.14, (1, .up, -20, 10)))
+        #expect(swipeLog.states == [.recognized])
+        #expect(swipeLog.last?.t == 0.14)
+        #expect(swipeLog.last?.direction == .left)
+        input.dispatch(frame(1.4, (2, .up, -10, 10), (3, .up, 0, 10)))
+        #expect(swipeLog.states == [.recognized])
+    }
+
+    /// A recognizer that waits reports what it held back as soon as its rival fails, stamped with
+    /// the time of the failure, while the rival's fingers stay down.
+    @Test func aHeldSwipeIsReleasedWhenTheRivalFailsAtTheSameLift() throws {
+        let hold = try HoldGestureRecognizer(fingers: 2, duration: 0.6, maxMovement: 3)
+        let swipe = try SwipeGestureRecognizer(fingers: 2, minDistance: 20)
+        swipe.require(toFail: hold)
+        let swipeLog = GestureLog(swipe)
+        let input = dispatcher(swipe, hold)  // the swipe decides first, while the hold is still possible
+        input.dispatch(frame(0, (1, .down, 0, 0), (2, .down, 10, 0)))
+        input.dispatch(frame(0.1, (1, .move, 2, 30), (2, .move, 12, 30)))
+        input.dispatch(frame(0.2, (1, .up, 2, 30)))
+        #expect(swipeLog.states == [.recognized])
+        #expect(swipeLog.last?.t == 0.2)
+        #expect(swipeLog.last?.direction == .down)
+    }
 }
+

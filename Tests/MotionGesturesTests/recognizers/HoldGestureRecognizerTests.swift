@@ -10,7 +10,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
 
 @Suite struct HoldGestureRecognizerTests {
     @Test func aHoldBeginsWhenTheDurationHasPassedAndEndsOnLift() throws {
-        let hold = try HoldGestureRecognizer()  // 0.5 s
+        let hold = try HoldGestureRecognizer(fingers: 1, maxMovement: 10)  // 0.5 s
         let log = GestureLog(hold)
         let input = dispatcher(hold)
         input.dispatch(frame(0.25, (1, .down, 100, 100)))
@@ -24,7 +24,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func aHoldIsDecidedAtExactlyTheDuration() throws {
-        let hold = try HoldGestureRecognizer()
+        let hold = try HoldGestureRecognizer(fingers: 1)
         let log = GestureLog(hold)
         let input = dispatcher(hold)
         input.dispatch(frame(0, (1, .down, 100, 100)))
@@ -36,7 +36,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func aLiveHostKnowsWhenTheHoldFallsDue() throws {
-        let hold = try HoldGestureRecognizer(duration: 0.5)
+        let hold = try HoldGestureRecognizer(fingers: 1, duration: 0.5)
         let log = GestureLog(hold)
         let input = dispatcher(hold)
         #expect(input.nextDueTime == nil)
@@ -52,7 +52,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func theEndOfInputDecidesAHoldStillDown() throws {
-        let hold = try HoldGestureRecognizer(duration: 0.8)
+        let hold = try HoldGestureRecognizer(fingers: 1, duration: 0.8)
         let log = GestureLog(hold)
         let input = dispatcher(hold)
         input.dispatch(frame(0.1, (1, .down, 100, 100)))
@@ -62,7 +62,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func movingTooFarOrLiftingEarlyFails() throws {
-        let hold = try HoldGestureRecognizer(maxMovement: 10)
+        let hold = try HoldGestureRecognizer(fingers: 1, maxMovement: 10)
         let log = GestureLog(hold)
         let input = dispatcher(hold)
         input.dispatch(frame(0, (1, .down, 100, 100)))
@@ -93,7 +93,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func movementAfterItBeganIsAChange() throws {
-        let hold = try HoldGestureRecognizer()
+        let hold = try HoldGestureRecognizer(fingers: 1)
         let log = GestureLog(hold)
         let input = dispatcher(hold)
         input.dispatch(frame(0, (1, .down, 100, 100)))

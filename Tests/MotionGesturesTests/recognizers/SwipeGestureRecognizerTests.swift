@@ -39,7 +39,7 @@ private func threeFingerSwipe(_ input: PointerDispatcher, t0: Double = 0, dx: Do
     }
 
     @Test func aStraightSwipeOf300In0_2sHasSpeed1500() throws {
-        let swipe = try SwipeGestureRecognizer()
+        let swipe = try SwipeGestureRecognizer(fingers: 1)  // one-finger swipes say so
         let log = GestureLog(swipe)
         let input = dispatcher(swipe)
         input.dispatch(frame(0, (1, .down, 100, 100)))
@@ -110,10 +110,10 @@ private func threeFingerSwipe(_ input: PointerDispatcher, t0: Double = 0, dx: Do
     }
 
     @Test func thresholdsAndDirectionRestrictIt() throws {
-        let short = try SwipeGestureRecognizer(minDistance: 301)
-        let slow = try SwipeGestureRecognizer(minVelocity: 1501)
-        let justFastEnough = try SwipeGestureRecognizer(minDistance: 300, minVelocity: 1500)
-        let leftOnly = try SwipeGestureRecognizer(direction: .left)
+        let short = try SwipeGestureRecognizer(fingers: 1, minDistance: 301)
+        let slow = try SwipeGestureRecognizer(fingers: 1, minVelocity: 1501)
+        let justFastEnough = try SwipeGestureRecognizer(fingers: 1, minDistance: 300, minVelocity: 1500)
+        let leftOnly = try SwipeGestureRecognizer(fingers: 1, direction: .left)
         let logs = [short, slow, justFastEnough, leftOnly].map(GestureLog.init)
         let input = dispatcher(short, slow, justFastEnough, leftOnly)
         input.dispatch(frame(0, (1, .down, 100, 100)))
@@ -124,9 +124,9 @@ private func threeFingerSwipe(_ input: PointerDispatcher, t0: Double = 0, dx: Do
 
     @Test func edgeAndElementStartZones() throws {
         let bounds = Element(width: 1000, height: 800)
-        let fromLeft = try SwipeGestureRecognizer(element: bounds, from: .edge(.left, depth: 50))
-        let fromRight = try SwipeGestureRecognizer(element: bounds, from: .edge(.right, depth: 50))
-        let fromZone = try SwipeGestureRecognizer(from: .element(Element(x: 0, y: 700, width: 1000, height: 100)))
+        let fromLeft = try SwipeGestureRecognizer(element: bounds, fingers: 1, from: .edge(.left, depth: 50))
+        let fromRight = try SwipeGestureRecognizer(element: bounds, fingers: 1, from: .edge(.right, depth: 50))
+        let fromZone = try SwipeGestureRecognizer(fingers: 1, from: .element(Element(x: 0, y: 700, width: 1000, height: 100)))
         let logs = [fromLeft, fromRight, fromZone].map(GestureLog.init)
         let input = dispatcher(fromLeft, fromRight, fromZone)
         input.dispatch(frame(0, (1, .down, 50, 750)))  // on the left edge's depth, inclusive
@@ -156,4 +156,20 @@ private func threeFingerSwipe(_ input: PointerDispatcher, t0: Double = 0, dx: Do
         #expect(throws: RecognizerOptionError.self) { try SwipeGestureRecognizer(minVelocity: .infinity) }
         #expect(throws: RecognizerOptionError.self) { try SwipeGestureRecognizer(fingers: 0) }
     }
+
+    /// Issue 22: without `fingers`, one finger (a touchpad's pointer) never swipes; two do.
+    @Test func withoutFingersOneFingerIsNotASwipe() throws {
+        let swipe = try SwipeGestureRecognizer()
+        let log = GestureLog(swipe)
+        let input = dispatcher(swipe)
+        input.dispatch(frame(0, (1, .down, 100, 100)))
+        input.dispatch(frame(0.1, (1, .move, 250, 100)))
+        input.dispatch(frame(0.2, (1, .up, 400, 100)))
+        #expect(log.states == [.failed])
+        threeFingerSwipe(input, t0: 1, dx: -300, dy: 0, fingers: 2)
+        #expect(log.states == [.failed, .recognized])
+        #expect(log.last?.direction == .left)
+        #expect(SwipeGestureRecognizer.defaultMinDistance == 20)
+    }
 }
+

@@ -53,7 +53,7 @@ private func dispatcher(_ recognizers: GestureRecognizer...) -> PointerDispatche
     }
 
     @Test func movingExactlyMaxMovementCountsAndFurtherFails() throws {
-        let tap = try TapGestureRecognizer()  // 10 units
+        let tap = try TapGestureRecognizer(maxMovement: 10)
         let log = GestureLog(tap)
         let input = dispatcher(tap)
         input.dispatch(frame(0, (1, .down, 10, 10)))

@@ -53,7 +53,8 @@ struct ScenarioJob: Equatable {
     /// `WxH` (doubles print so they read back the same), `mm`, or empty.
     private static func surfaceText(_ input: EventFileOptions) -> String {
         if input.millimetres { return "mm" }
-        return input.surface.map { "\($0.width)x\($0.height)" } ?? ""
+        if let surface = input.surface { return "\(surface.width)x\(surface.height)" }
+        return input.millimetresWhenKnown ? "auto" : ""
     }
 
     /// `code:min:max:resolution` entries joined by `,`.
