@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import MotionGestures
+import MotionHost
 import MotionInput
+import MotionLua
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -154,5 +156,30 @@ import Glibc
         defer { set.close() }
         set.stop()
         #expect(try set.nextFrame(timeout: 5) == .end("stopped"))
+    }
+}
+
+/// Live pointer events take the same C bridge as pointers from files: the `device` table is
+/// made once per device and shared by its events.
+@Suite struct LiveDeviceTableTests {
+    @Test func eventsOfOneDeviceShareOneDeviceTable() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("devtable-\(UUID().uuidString).lua").path
+        try """
+            local seen, tables = {}, 0
+            motion.pointers():subscribe(function(p)
+              if not seen[p.device] then seen[p.device] = true; tables = tables + 1 end
+              motion.emit("d", p.device.name .. " " .. p.device.kind .. " " .. tables)
+            end)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let output = CollectedOutput()
+        let runtime = try LuaRuntime(scriptPath: path, output: output)
+        defer { runtime.close() }
+        try runtime.load()
+        let pad = PointerDevice(name: "bcm5974", kind: "touchpad"), screen = PointerDevice(name: "ELAN", kind: "touchscreen")
+        for (i, device) in [pad, pad, screen, pad, screen].enumerated() {
+            let t = Double(i)
+            try runtime.handle(Frame(t: t, events: [PointerEvent(t: t, id: 1, phase: i == 0 ? .down : .move, x: 1, y: 2, device: device)]))
+        }
+        #expect(output.lines.map { $0.split(separator: "\"").dropLast().last.map(String.init) ?? "" } == ["bcm5974 touchpad 1", "bcm5974 touchpad 1", "ELAN touchscreen 2", "bcm5974 touchpad 2", "ELAN touchscreen 2"])
     }
 }
