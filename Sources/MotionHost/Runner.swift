@@ -96,6 +96,7 @@ public enum Runner {
                 if shouldStop?() == true { return }
             }
         }
+        if let hint = (source as? JSONLinesReader)?.timeUnitHint { runtime.output.log(hint) }
         // End of input: pending taps and delays settle.
         if Interruption.isRequested { throw interrupted(runtime) }
         do {

@@ -188,11 +188,33 @@ public final class LuaRuntime {
         lua_rawset(mainState, -3)
         lua.pop()
         for argument in arguments { lua.push(argument) }
+        inSetup = true
         let runStatus = ms_pcalllua(mainState, Int32(arguments.count), 0, base + 1)
+        inSetup = false
         if runStatus != LUA_OK {
             reportLuaError(status: runStatus, lua: lua)
         }
-        if let pendingError { throw pendingError }
+        if let pendingError {
+            streamsMadeInSetup = []
+            throw pendingError
+        }
+        noteUnusedStreams()
+    }
+
+    /// True while the script's main chunk (its setup) runs.
+    var inSetup = false
+    /// The streams the setup made, with the `file:line: ` that made each (cleared after it).
+    var streamsMadeInSetup: [(stream: LuaStream, place: String)] = []
+
+    /// "Nothing flows until a subscription": a stream the setup built and never subscribed,
+    /// emitted or used in another is most likely a forgotten `:subscribe`, and the run would
+    /// say nothing. A note on stderr names where each was made.
+    private func noteUnusedStreams() {
+        let unused = streamsMadeInSetup.filter { !$0.stream.used }.map { $0.place.hasSuffix(": ") ? String($0.place.dropLast(2)) : "?" }
+        streamsMadeInSetup = []
+        guard !unused.isEmpty else { return }
+        let shown = unused.prefix(5).joined(separator: ", ") + (unused.count > 5 ? " and \(unused.count - 5) more" : "")
+        output.log("note: \(unused.count == 1 ? "a stream was" : "\(unused.count) streams were") built and never subscribed (\(shown)): nothing flows until s:subscribe(…) or s:emit(name)")
     }
 
     /// The script's global `name` as a value (a property gives its current value).

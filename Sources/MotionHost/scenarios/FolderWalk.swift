@@ -10,6 +10,8 @@ enum FolderWalk {
     enum Entry: Equatable {
         /// A `.lua` file, relative to the folder walked.
         case script(String)
+        /// A `NAME.script` sidecar (the scenario's script is elsewhere), relative to the folder.
+        case sidecar(String)
         /// Something that should have been a scenario and cannot be: its name in reports, its
         /// path relative to the folder, and why.
         case problem(name: String, path: String, reason: String)
@@ -23,6 +25,7 @@ enum FolderWalk {
 
     private static let lua = Array(".lua".utf8)
     private static let expected = Array(".expected.jsonl".utf8)
+    private static let sidecar = Array(ScenarioDiscovery.sidecarSuffix.utf8)
 
     private static func walk(root: [UInt8], relative: [UInt8], depth: Int, into entries: inout [Entry]) {
         let path = relative.isEmpty ? root : root + [0x2F] + relative
@@ -68,8 +71,11 @@ enum FolderWalk {
                     entries.append(.problem(name: display(child.dropLast(lua.count)), path: display(child),
                                             reason: "the file name is not valid UTF-8 (\(display(name))); rename it to run it"))
                 }
+            } else if name.count > sidecar.count, name.suffix(sidecar.count).elementsEqual(sidecar),
+                      kind != UInt8(DT_DIR), let text = String(validating: child, as: UTF8.self) {
+                entries.append(.sidecar(text))
             } else if name.count > expected.count, name.suffix(expected.count).elementsEqual(expected),
-                      !names.contains(name.dropLast(expected.count) + lua) {
+                      !names.contains(name.dropLast(expected.count) + lua), !names.contains(name.dropLast(expected.count) + sidecar) {
                 let base = display(child.dropLast(expected.count))
                 entries.append(.problem(name: base, path: display(child),
                                         reason: "\(display(name)) has no script \(display(name.dropLast(expected.count) + lua)) beside it"))

@@ -140,8 +140,11 @@ public enum ScenarioRunner {
         }
 
         var captured = CappedText()
-        if case .failure(let error) = execute(ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options),
-                                               options: options, worker: &worker, captured: &captured, output: sink.take) {
+        var job = ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options)
+        // In the scenario's own folder (where its expected file is): `test DIR` and
+        // `cd DIR && test .` run it alike.
+        job.run(in: ScenarioPaths.folder(of: scenario.expectedPath))
+        if case .failure(let error) = execute(job, options: options, worker: &worker, captured: &captured, output: sink.take) {
             if let problem = expectedFileProblem() { return result(.error(problem), stderr: captured.text) }
             return result(.error(error.message), stderr: captured.text)
         }
