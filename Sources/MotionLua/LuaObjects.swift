@@ -20,6 +20,10 @@ public final class LuaStream {
     /// `motion.pointers()` itself: a Lua function subscribed to it is registered with the
     /// dispatcher directly, so each event reaches it without the stream machinery.
     var isPointers = false
+    /// A finite animation (a spring or tween, or one operator of the kind that passes its values
+    /// and states through as they come): a subscription to it ends by itself when it comes to
+    /// rest (`AnimationEnd`).
+    var endsAtRest = false
 
     public convenience init(_ observable: MotionObservable<MotionValue>,
                 gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil) {
