@@ -1,12 +1,14 @@
 -- Alt-Tab by swiping, a continuous gesture: three fingers moving sideways hold Alt and tap
--- Tab once per 100 units travelled to the right (Shift+Tab per 100 back to the left); Alt is
+-- Tab once per 20 mm travelled to the right (Shift+Tab per 20 mm back to the left); Alt is
 -- let go when the fingers lift, or when the gesture is cancelled (a fourth finger lands).
+-- Distances are millimetres on a touchpad that reports its resolution (the default; README,
+-- Defaults); the drag begins past the default 5 mm, so a nudge holds no Alt.
 -- Replay: motionscript run examples/alt-tab.lua --events examples/scenarios/alt-tab.events.jsonl
-local pan = motion.pan{fingers = 3, threshold = 20}
-local STEP = 100
+local pan = motion.pan{fingers = 3}
+local STEP = 20
 local tabs = 0
 
--- Whole steps travelled, toward zero: 150 → 1, -150 → -1, -50 → 0.
+-- Whole steps travelled, toward zero: 30 → 1, -30 → -1, -10 → 0.
 local function steps(x)
   if x >= 0 then return math.floor(x / STEP) else return -math.floor(-x / STEP) end
 end

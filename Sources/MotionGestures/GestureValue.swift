@@ -13,7 +13,8 @@ public struct GestureValue: Sendable, Equatable {
     public var pointers: Int
     /// Centroid of the tracked pointers, screen space.
     public var centroid: Point
-    /// Translation since the gesture's pointers went down, screen space (translation, tap).
+    /// Translation since the gesture's pointers went down, screen space (every kind: the centroid's
+    /// movement, re-based when pointers come or go).
     public var translation: Point
     /// Radians from the reference vector, y down, unwrapped (rotation).
     public var rotation: Double

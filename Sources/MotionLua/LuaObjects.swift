@@ -23,6 +23,10 @@ public final class LuaStream {
     /// Used by an operator, a subscription or as an argument: a stream made during setup and
     /// never used gets a note (see `LuaRuntime.noteUnusedStreams`).
     var used = false
+    /// A finite animation (a spring or tween, or one operator of the kind that passes its values
+    /// and states through as they come): a subscription to it ends by itself when it comes to
+    /// rest (`AnimationEnd`).
+    var endsAtRest = false
 
     public convenience init(_ observable: MotionObservable<MotionValue>,
                 gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MotionHost
+import MotionGestures
 import MotionLua
 import MotionStreams
 
@@ -48,6 +49,65 @@ import MotionStreams
                 """)
             #expect(missing == [], "\(className)")
         }
+    }
+
+    /// Issue 22: the definitions said `PointerEvent.device` was a string (a table) and nothing
+    /// noticed. Every annotated field of a live object (recognizer, element, gesture values of
+    /// each kind, a swipe's, a pointer event from a device) must have a value of its annotated type.
+    @Test func everyAnnotatedFieldHasItsAnnotatedType() throws {
+        let definitions = Definitions(LuaDefinitions.text)
+        let classes = ["motion.Recognizer", "motion.Element", "motion.Gesture", "motion.SwipeGesture",
+                       "motion.PointerEvent", "motion.PointerDevice"]
+        func list(_ className: String) -> String {
+            "{" + definitions.fields(of: className, inherited: true).sorted().map { "\"\($0)\"" }.joined(separator: ", ") + "}"
+        }
+        let folder = makeTemporaryFolder("definitions")
+        let script = writeFile("""
+            local function describe(v)
+              local t = type(v)
+              if t == "number" then return math.type(v) end
+              if t == "string" then return "string:" .. v end
+              if t == "table" and type(v.x) == "number" and type(v.y) == "number" then return "point" end
+              if t == "userdata" and v.width ~= nil then return "element" end
+              return t
+            end
+            local function probe(className, object, fields)
+              local out = {}
+              for _, f in ipairs(fields) do out[#out + 1] = className .. " " .. f .. " " .. describe(object[f]) end
+              motion.emit("types", out)
+            end
+            local pan = motion.pan{}
+            probe("motion.Recognizer", pan, \(list("motion.Recognizer")))
+            probe("motion.Element", motion.screen, \(list("motion.Element")))
+            motion.gesture(pan):subscribe(function(g)
+              if g.state == "ended" then probe("motion.Gesture", g, \(list("motion.Gesture"))) end
+            end)
+            motion.swipe{fingers = 1}:on("recognized", function(g) probe("motion.SwipeGesture", g, \(list("motion.SwipeGesture"))) end)
+            motion.pointers():subscribe(function(p)
+              if p.phase == "down" then
+                probe("motion.PointerEvent", p, \(list("motion.PointerEvent")))
+                probe("motion.PointerDevice", p.device, \(list("motion.PointerDevice")))
+              end
+            end)
+            """, "types.lua", in: folder)
+        let output = ListOutput()
+        let runtime = try LuaRuntime(scriptPath: script, output: output)
+        defer { runtime.close() }
+        try runtime.load()
+        let pad = PointerDevice(name: "pad", kind: "touchpad")
+        try runtime.handle(Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 0, y: 0, device: pad)]))
+        try runtime.handle(Frame(t: 0.1, events: [PointerEvent(t: 0.1, id: 1, phase: .move, x: 40, y: 0, device: pad)]))
+        try runtime.handle(Frame(t: 0.2, events: [PointerEvent(t: 0.2, id: 1, phase: .up, x: 40, y: 0, device: pad)]))
+        var seen: Set<String> = []
+        for case .array(let items) in output.values {
+            for case .string(let line) in items {
+                let parts = line.split(separator: " ").map(String.init)
+                seen.insert(parts[0])
+                let annotated = definitions.fieldType(of: parts[0], parts[1])
+                #expect(definitions.accepts(annotated, parts[2]), "\(parts[0]).\(parts[1]) is annotated \(annotated) but is \(parts[2])")
+            }
+        }
+        #expect(seen == Set(classes))
     }
 
     @Test func everyFieldTheBindingsServeIsAnnotated() throws {
@@ -188,6 +248,10 @@ private final class ListOutput: MotionOutput {
 /// `function X:m(` and `motion.t = {}`.
 struct Definitions {
     private(set) var classFields: [String: [String]] = [:]
+    /// `---@field name? type`: the annotated type of each class's fields ("?" appended when optional).
+    private(set) var fieldTypes: [String: [String: String]] = [:]
+    /// `---@alias name type`.
+    private(set) var aliases: [String: String] = [:]
     private(set) var parents: [String: String] = [:]
     private(set) var names: Set<String> = []
 
@@ -202,6 +266,11 @@ struct Definitions {
                 if let parent = m[1] { parents[name] = parent }
             } else if let m = captures(#"^---@field\s+(\w+)\??\s"#, in: line), let field = m[0], let currentClass {
                 classFields[currentClass, default: []].append(field)
+                if let t = captures(#"^---@field\s+\w+(\??)\s+(\S+)"#, in: line), let type = t[1] {
+                    fieldTypes[currentClass, default: [:]][field] = type + (t[0] ?? "")
+                }
+            } else if let m = captures(#"^---@alias\s+([\w.]+)\s+(\S+)"#, in: line), let name = m[0], let type = m[1] {
+                aliases[name] = type
             } else if let m = captures(#"^local\s+(\w+)\s*=\s*\{\}"#, in: line), let table = m[0], let currentClass {
                 tables[table] = currentClass
             } else if let m = captures(#"^function\s+(motion(?:\.\w+)+)\s*\("#, in: line), let name = m[0] {
@@ -219,6 +288,39 @@ struct Definitions {
         for (child, parent) in parents where tables.values.contains(child) {
             let inherited = names.filter { $0.hasPrefix(Self.shortName(parent) + ":") }
             for name in inherited { names.insert(Self.shortName(child) + name.drop { $0 != ":" }) }
+        }
+    }
+
+    /// A field's annotated type, looked up in the class and its parents.
+    func fieldType(of className: String, _ field: String) -> String {
+        if let type = fieldTypes[className]?[field] { return type }
+        return parents[className].map { fieldType(of: $0, field) } ?? "(none)"
+    }
+
+    /// Whether a value described as `actual` (`integer`, `float`, `string:TEXT`, `boolean`,
+    /// `point`, `element`, `table`, `nil`, …) is of the annotated `type`.
+    func accepts(_ type: String, _ actual: String) -> Bool {
+        var type = type
+        if type.hasSuffix("?") {
+            if actual == "nil" { return true }
+            type.removeLast()
+        }
+        return type.split(separator: "|").contains { alternative in
+            let a = String(alternative)
+            if let alias = aliases[a] { return accepts(alias, actual) }
+            switch a {
+            case "number": return actual == "integer" || actual == "float"
+            case "integer": return actual == "integer"
+            case "string": return actual.hasPrefix("string:")
+            case "boolean": return actual == "boolean"
+            case "motion.Point": return actual == "point"
+            case "motion.Element": return actual == "element"
+            default:
+                if a.hasPrefix("\""), a.hasSuffix("\"") { return actual == "string:" + a.dropFirst().dropLast() }
+                if a.hasSuffix("[]") { return actual == "table" }
+                if classFields[a] != nil { return actual == "table" || actual == "userdata" }
+                return false
+            }
         }
     }
 

@@ -117,9 +117,9 @@ import MotionLua
             #"{"t":0,"name":"v1","value":{"x":100,"y":200}}"#,
             #"{"t":0.016,"name":"v1","value":{"x":112,"y":209}}"#,
             #"{"t":0.032,"name":"v1","value":{"x":120,"y":215}}"#,
-            // v2 did not load; v3 keeps the box from v1.
+            // v2 did not load; v3 replays from the start, its box too (a fresh run's output).
             #"{"t":0,"reload":"drag.lua","version":2}"#,
-            #"{"t":0,"name":"v3","value":{"x":120,"y":215}}"#,
+            #"{"t":0,"name":"v3","value":0}"#,
         ])
         #expect(result.diagnostics.count == 3)
         #expect(result.diagnostics[0].hasPrefix("error: ") && result.diagnostics[0].contains("drag.lua:3: ')' expected"))

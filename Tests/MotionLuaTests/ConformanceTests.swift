@@ -29,7 +29,21 @@ import MotionStreams
             motion.property({x = 3, y = 4}):distance(point:map(function(p) return p end)):emit("e")
             """)
         defer { runtime.close() }
-        #expect(output.lines == ["0 d 6", "0 d 8", "0 e 5"])
+        #expect(output.lines == ["0 d 6", "0 d 10", "0 d 8", "0 e 5"])
+    }
+
+    /// Issue 22: Material Motion's `distance(from:)` re-emits when `from` changes: 0, 10, 5
+    /// (it gave 0, 10: the move of `from` was read only at the next value).
+    @Test func distanceReEmitsWhenItsOriginChanges() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local from = motion.property(10)
+            local values = motion.property(10)
+            values:distance(from):emit("d")
+            values:write(20)
+            from:write(15)
+            """)
+        defer { runtime.close() }
+        #expect(output.lines == ["0 d 0", "0 d 10", "0 d 5"])
     }
 
     @Test func distanceOfMixedKindsNamesTheCall() throws {

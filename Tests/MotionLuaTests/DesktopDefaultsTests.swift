@@ -83,4 +83,54 @@ import Testing
         try runtime.handle(frame(5, (5, .up, 50, 50), (6, .up, 60, 50)))
         #expect(output.lines == ["0.2 swipe1 1", "1.5 hold1 1", "3.2 swipe 2", "4.5 hold 2"])
     }
+
+    /// `g:translation(E)` on holds (hold-then-drag) and pinches, as on drags: the centroid's
+    /// movement since the pointers went down.
+    @Test func holdsAndPinchesHaveATranslation() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local hold = motion.hold{fingers = 2, duration = 0.5}
+            motion.gesture(hold):subscribe(function(g)
+              if g.state ~= "possible" then motion.emit("hold " .. g.state, g:translation()) end
+            end)
+            local pinch = motion.scale{}
+            pinch:on("changed", function(g) motion.emit("pinch", g:translation()) end)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(0, (1, .down, 0, 0), (2, .down, 10, 0)))
+        try runtime.handle(frame(0.6, (1, .move, 20, 5), (2, .move, 30, 5)))
+        try runtime.handle(frame(0.7, (1, .move, 40, 5), (2, .move, 50, 5)))
+        try runtime.handle(frame(0.8, (1, .up, 40, 5), (2, .up, 50, 5)))
+        #expect(output.lines == [
+            "0.5 hold began {\"x\":0,\"y\":0}",
+            "0.6 hold changed {\"x\":20,\"y\":5}",
+            "0.7 hold changed {\"x\":40,\"y\":5}",
+            "0.8 hold ended {\"x\":40,\"y\":5}",
+        ])
+        output.lines.removeAll()
+        try runtime.handle(frame(1, (3, .down, 0, 0), (4, .down, 10, 0)))
+        try runtime.handle(frame(1.1, (3, .move, -5, 3), (4, .move, 25, 3)))   // spread: began
+        try runtime.handle(frame(1.2, (3, .move, -4, 6), (4, .move, 26, 6)))   // and moved
+        #expect(output.lines == ["1.1 hold failed {\"x\":5,\"y\":3}", "1.2 pinch {\"x\":6,\"y\":6}"])
+    }
+
+    /// A swipe's `g.velocity` is its mean speed (a number, the contract's field) and
+    /// `g:velocity(E)` still gives its mean velocity as a point; `g.speed` is the number too.
+    @Test func aSwipesVelocityIsANumberAndAMethod() throws {
+        let (runtime, output) = try loadedRuntime("""
+            motion.swipe{fingers = 2}:on("recognized", function(g)
+              motion.emit("swipe", {type(g.velocity), g.velocity, g.speed, g:velocity(), g.velocity > 100})
+            end)
+            local ok, err = pcall(function() local n = 3; return n() end)
+            motion.emit("call", tostring(err):match("attempt to call a number value") ~= nil)
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(0, (1, .down, 0, 0), (2, .down, 10, 0)))
+        try runtime.handle(frame(0.1, (1, .move, 30, 40), (2, .move, 40, 40)))
+        try runtime.handle(frame(0.2, (1, .up, 30, 40), (2, .up, 40, 40)))
+        #expect(output.lines == [
+            "0 call true",
+            "0.2 swipe [\"number\",250,250,{\"x\":150,\"y\":200},true]",
+        ])
+    }
 }
+

@@ -359,6 +359,19 @@ open class GestureRecognizer {
         return n == 0 ? .zero : sum / Double(n)
     }
 
+    /// Follows the centroid into `value.translation` for this frame: re-based on `reference` (the
+    /// recognizer's anchor) when pointers came or went, so the translation never jumps. The first
+    /// frame of a touch leaves it at zero.
+    public func followTranslation(reference: inout Point) {
+        let centroid = self.centroid
+        if pointerSetChanged {
+            value.translation = value.translation + meanMovementOfPersistingPointers
+            reference = centroid - value.translation
+        } else {
+            value.translation = centroid - reference
+        }
+    }
+
     @inline(__always)
     private func index(of id: Int) -> Int? {
         pointers.withUnsafeBufferPointer { tracked in

@@ -21,6 +21,7 @@ public final class HoldGestureRecognizer: GestureRecognizer {
     /// Screen units a pointer may move from where it went down before the hold began.
     public let maxMovement: Double
     private var startTime: Double?
+    private var reference = Point.zero
 
     /// Throws `RecognizerOptionError` for a `duration` that is not positive and finite, or a
     /// negative `maxMovement`.
@@ -43,6 +44,7 @@ public final class HoldGestureRecognizer: GestureRecognizer {
 
     public override func didReset() {
         startTime = nil
+        value.translation = .zero
     }
 
     public override func advance(to t: Double) {
@@ -63,6 +65,8 @@ public final class HoldGestureRecognizer: GestureRecognizer {
             finish(state.isActive ? .cancelled : .failed)
             return
         }
+        // g:translation(): hold-then-drag needs no second recognizer.
+        followTranslation(reference: &reference)
         if !lifted.isEmpty {
             finish(state.isActive ? .ended : .failed)
             return
@@ -86,6 +90,7 @@ public final class HoldGestureRecognizer: GestureRecognizer {
     private func finish(_ state: GestureState) {
         write(state: state)
         startTime = nil
+        value.translation = .zero
         if !pointers.isEmpty { isIgnoringUntilLift = true }
     }
 }

@@ -20,6 +20,8 @@ public class PairGestureRecognizer: GestureRecognizer {
     private var gestureOpen = false
     private var tracker = VelocityTracker()
 
+    private var translationReference = Point.zero
+
     init(kind: GestureKind, element: Element, threshold: Double) throws {
         try RecognizerOptionError.check(threshold >= 0 && threshold.isFinite, "threshold", threshold, ">= 0 and finite")
         self.threshold = threshold
@@ -46,11 +48,14 @@ public class PairGestureRecognizer: GestureRecognizer {
         if !gestureOpen {
             guard pointers.contains(where: { !$0.existedBefore }) else { return }
             gestureOpen = true
+            value.translation = .zero
             pair = nil
             resetMeasure()
             tracker.reset()
         }
         let previous = measure
+        // g:translation(): the centroid's movement, as for a drag (pinch and pan at once).
+        if !wasCancelled { followTranslation(reference: &translationReference) }
         let newPair = pointers.count >= 2 ? (first: pointers[0].id, second: pointers[1].id) : nil
         if let old = pair {
             if let newPair, newPair == old {
@@ -82,6 +87,7 @@ public class PairGestureRecognizer: GestureRecognizer {
         if ending {
             let final: GestureState = state.isActive ? (wasCancelled ? .cancelled : .ended) : .failed
             write(state: final)
+            value.translation = .zero
             gestureOpen = false
             pair = nil
             resetMeasure()
@@ -102,6 +108,7 @@ public class PairGestureRecognizer: GestureRecognizer {
     }
 
     public override func didReset() {
+        value.translation = .zero
         gestureOpen = false
         pair = nil
         resetMeasure()

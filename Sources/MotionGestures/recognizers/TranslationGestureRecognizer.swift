@@ -54,12 +54,7 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
     public override func process(t: Double) {
         let previous = value.translation
         let centroid = self.centroid
-        if pointerSetChanged {
-            value.translation = previous + meanMovementOfPersistingPointers
-            reference = centroid - value.translation
-        } else {
-            value.translation = centroid - reference
-        }
+        followTranslation(reference: &reference)
         if !state.isActive && !pointers.isEmpty && pointers.count < max(minPointers, fingers ?? 0) {
             // Too few pointers to be this gesture yet: movement so far does not count.
             value.translation = .zero

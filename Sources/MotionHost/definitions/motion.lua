@@ -164,14 +164,16 @@ local Gesture = {}
 ---@class motion.SwipeGesture: motion.Gesture
 ---@field direction? motion.SwipeDirection Which way it went (nil until decided).
 ---@field distance number How far it went since all its fingers were down, units.
----@field velocity number Its mean speed, units per second (a field here, not the method).
+---@field velocity number Its mean speed, units per second; `g:velocity(E)` still gives the mean velocity as a point.
+---@field speed number Its mean speed, units per second (the same number as `velocity`).
 
 ---Centroid of the pointers, in `element` (default the screen).
 ---@param element? motion.Element
 ---@return motion.Point
 function Gesture:location(element) end
 
----Translation since the gesture began, in `element` (translation and tap gestures).
+---Translation of the pointers' centroid since they went down, in `element` (every kind: drags,
+---taps, swipes, holds, pinches and rotations; re-based when pointers come or go, so it never jumps).
 ---@param element? motion.Element
 ---@return motion.Point
 function Gesture:translation(element) end
@@ -184,7 +186,8 @@ function Gesture:rotation() end
 ---@return number
 function Gesture:scale() end
 
----Velocity: a point per second in `element` (translation, tap) or a number per second (rotation, scale).
+---Velocity: a point per second in `element` (translation, tap, hold; a swipe's mean velocity) or a
+---number per second (rotation, scale).
 ---@param element? motion.Element
 ---@return motion.Point|number
 function Gesture:velocity(element) end
@@ -217,7 +220,12 @@ function motion.property(initial, options) end
 ---@field phase "down"|"move"|"up"|"cancel"
 ---@field x number
 ---@field y number
----@field device? string The input device it came from (live input).
+---@field device? motion.PointerDevice The input device it came from (live input; nil for event files).
+
+---The live input device a pointer came from.
+---@class motion.PointerDevice
+---@field name string The device's name, as the kernel reports it.
+---@field kind "touchscreen"|"touchpad"|"mouse"|"other"
 
 ---Raw input: one motion.PointerEvent per pointer change, in input order.
 ---@return motion.Stream

@@ -5,7 +5,8 @@ import MotionLua
 /// A pipeline whose script can be replaced while input flows (`run --watch`).
 ///
 /// `reload()` builds a fresh LuaRuntime and loads the script's current version into it, with
-/// the values of the old version's `keep` properties. Only when that succeeds is the old
+/// the values of the old version's `keep` properties (live input; with an events file, replayed
+/// from the start, each version starts from its own initial values). Only when that succeeds is the old
 /// runtime closed (which unsubscribes and releases everything it held) and the new one
 /// swapped in; otherwise the old one keeps running untouched. `handle(frame)` always feeds the
 /// current runtime, so a live frame source can keep reading across a reload: each frame goes
@@ -63,7 +64,10 @@ public final class ReloadingPipeline: LiveTarget {
             failedLoads += 1
             return .failure(ScriptError(.runtime, "\(options.scriptPath): \(error)"))
         }
-        candidate.inheritedValues = runtime?.keptValues ?? [:]
+        // With an events file every version replays it from the start, so its properties start
+        // from their initial values too (each replay is what a fresh run gives; carried over, a
+        // kept box drifted by the whole replay at each reload). Live input goes on: they carry.
+        candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
         candidate.actions = ActionSession(host: options.actions)
         // Live input: time goes on — setup lines and motion.time() read the reload time.
         let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : 0

@@ -12,7 +12,7 @@ enum GestureMethods {
             return 1
         }),
         ("translation", BindingTable.register("translation") { call in
-            let g = try gesture(call, requiring: [.translation, .tap, .swipe], "translation")
+            let g = try gesture(call)  // every kind: the pointers of each can move
             LuaConversion.pushPoint(g.translation(in: try call.element(2)), on: call.lua)
             return 1
         }),
@@ -29,7 +29,7 @@ enum GestureMethods {
             switch g.kind {
             case .rotation, .scale: call.lua.push(g.scalarVelocity)
             case .translation, .tap, .hold: LuaConversion.pushPoint(g.velocity(in: try call.element(2)), on: call.lua)
-            case .swipe: call.lua.push(g.scalarVelocity)
+            case .swipe: LuaConversion.pushPoint(SwipeVelocityCall.meanVelocity(g, in: try call.element(2)), on: call.lua)
             }
             return 1
         }),
@@ -53,7 +53,9 @@ enum GestureMethods {
         // Swipes: the decided direction ("left"…, nil while possible), distance and mean speed.
         case "direction" where g.kind == .swipe: if let d = g.direction { call.lua.push(d.rawValue) } else { call.lua.pushNil() }
         case "distance" where g.kind == .swipe: call.lua.push(g.distance)
+        // `g.velocity` stays the number, and `g:velocity(E)` still works (`SwipeVelocityCall`).
         case "velocity" where g.kind == .swipe: call.lua.push(g.scalarVelocity)
+        case "speed" where g.kind == .swipe: call.lua.push(g.scalarVelocity)
         default: return Metatables.pushMethod(call)
         }
         return 1

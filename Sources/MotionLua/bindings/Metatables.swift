@@ -21,6 +21,7 @@ enum Metatables {
         BindingTable.push(GestureMethods.toString, on: lua)
         lua.setField("__tostring", in: -2)
         lua.pop()
+        SwipeVelocityCall.install(on: lua)
     }
 
     /// A metatable whose `__index` is the methods table, or an `index` binding that gets the

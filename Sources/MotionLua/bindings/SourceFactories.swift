@@ -38,7 +38,7 @@ enum SourceFactories {
         guard let source = try make({ $0.number }, { .number($0) }) ?? make({ $0.point }, { .point($0) }) else {
             throw LuaBindingError("motion.spring: options 'to', 'from' and 'velocity' must all be numbers or all be points {x=, y=}")
         }
-        return try StreamMethods.push(onClockTime(source, call.runtime), call)
+        return try StreamMethods.push(onClockTime(source, call.runtime), call, endsAtRest: true)
     }
 
     static func tween(_ call: LuaCall) throws -> Int32 {
@@ -68,7 +68,7 @@ enum SourceFactories {
         guard let source = try make({ $0.number }, { .number($0) }) ?? make({ $0.point }, { .point($0) }) else {
             throw LuaBindingError("motion.tween: option 'values' must be all numbers or all points {x=, y=}")
         }
-        return try StreamMethods.push(onClockTime(source, call.runtime), call)
+        return try StreamMethods.push(onClockTime(source, call.runtime), call, endsAtRest: true)
     }
 
     static func timingFunction(_ value: MotionValue?) throws -> TimingFunction {

@@ -29,15 +29,19 @@ enum StreamMethods {
     /// Pushes a stream made by the binding from the streams among its arguments, one operator
     /// deeper than the deepest of them; refused past `maxChainDepth` or `maxConnections`.
     static func push(_ observable: MotionObservable<MotionValue>, _ call: LuaCall,
-                     unboxed: UnboxedValues? = nil) throws -> Int32 {
+                     unboxed: UnboxedValues? = nil, endsAtRest animation: Bool = false) throws -> Int32 {
         var depth = 0
         var connections = 1
+        var inputs = 0, finiteInputs = 0
         if call.argumentCount > 0 {
             for index in 1...call.argumentCount {
+                if LuaObject.get(call.lua, at: index, .property) as LuaProperty? != nil { inputs += 1 }
                 guard let input: LuaStream = LuaObject.get(call.lua, at: index, .stream) else { continue }
                 input.used = true
                 depth = max(depth, input.depth)
                 connections = min(connections + input.connections, maxConnections + 1)
+                inputs += 1
+                if input.endsAtRest { finiteInputs += 1 }
             }
         }
         guard depth < maxChainDepth else {
@@ -46,22 +50,25 @@ enum StreamMethods {
         guard connections <= maxConnections else {
             throw LuaBindingError("\(call.name): this stream would connect more than \(maxConnections) operators per subscription (a stream used several times counts each time)")
         }
-        LuaObject.push(LuaStream(observable, depth: depth + 1, connections: connections, unboxed: unboxed),
-                       .stream, on: call.lua)
+        let stream = LuaStream(observable, depth: depth + 1, connections: connections, unboxed: unboxed)
+        stream.endsAtRest = animation || (inputs == 1 && finiteInputs == 1 && !AnimationEnd.outlivesItsSource.contains(call.name))
+        LuaObject.push(stream, .stream, on: call.lua)
         return 1
     }
 
-    static func pushSubscription(_ subscription: Subscription, _ call: LuaCall) -> Int32 {
+    static func pushSubscription(_ subscription: Subscription, _ call: LuaCall, ending end: AnimationEnd? = nil) -> Int32 {
         call.runtime.keep(subscription)
+        end?.attach(subscription)
         LuaObject.push(SubscriptionBox(subscription), .subscription, on: call.lua)
         return 1
     }
 
     /// `s:subscribe(onNext [, onState])` or `s:subscribe(property)`.
     static func subscribe(_ call: LuaCall) throws -> Int32 {
-        let stream = try call.stream(1)
+        let animationEnd = AnimationEnd(call)
+        let stream = AnimationEnd.watching(try call.stream(1), by: animationEnd)
         if let target: LuaProperty = LuaObject.get(call.lua, at: 2, .property) {
-            if let source: LuaStream = LuaObject.get(call.lua, at: 1, .stream), let unboxed = source.unboxed {
+            if animationEnd == nil, let source: LuaStream = LuaObject.get(call.lua, at: 1, .stream), let unboxed = source.unboxed {
                 return pushSubscription(PropertyMethods.subscribe(target, to: unboxed, call), call)
             }
             let gate = call.runtime.gate
@@ -70,7 +77,7 @@ enum StreamMethods {
                 // Per event: the runtime is reached only to report a problem.
                 if PropertyMethods.tryWrite(value, to: target, gate) { return }
                 if let runtime = gate.runtime { PropertyMethods.write(value, to: target, runtime, place) }
-            }), call)
+            }), call, ending: animationEnd)
         }
         let onNext = try call.function(2)
         let onState = call.lua.isNoneOrNil(3) ? nil : try call.function(3)
@@ -94,14 +101,15 @@ enum StreamMethods {
         }
         onNext.onDisabled = end
         onState?.onDisabled = end
-        return pushSubscription(subscription, call)
+        return pushSubscription(subscription, call, ending: animationEnd)
     }
 
     /// `s:emit(name)`: output lines for values and for changes of state. Streams repeat their
     /// state (a gesture stream says `active` before every value); the output records only
     /// transitions, so a line with `"state"` always means the state changed.
     static func emit(_ call: LuaCall) throws -> Int32 {
-        let stream = try call.stream(1)
+        let end = AnimationEnd(call)
+        let stream = AnimationEnd.watching(try call.stream(1), by: end)
         let name = try call.string(2)
         // Not owning (no cycle through the sources' listeners), and silent once the script has ended.
         let gate = call.runtime.gate
@@ -118,7 +126,7 @@ enum StreamMethods {
                 lastState = state
                 output.emit(t: runtime.time, name: name, state: state)
             })
-        return pushSubscription(subscription, call)
+        return pushSubscription(subscription, call, ending: end)
     }
 
     static func map(_ call: LuaCall) throws -> Int32 {

@@ -109,15 +109,14 @@ enum ValueOperatorMethods {
         }
     }
 
-    /// `s:distance(stream or property)`: the distance from its latest value, numbers from a
-    /// number and points from a point; nothing until it has emitted.
+    /// `s:distance(stream or property)`: the distance of the latest value from its latest value,
+    /// numbers from a number and points from a point, each time either changes once both have
+    /// emitted (Material Motion's `distance(from:)`: a `from` that moves re-emits).
     static func distance(_ call: LuaCall, _ s: MotionObservable<MotionValue>,
                          from location: MotionObservable<MotionValue>) throws -> MotionObservable<MotionValue> {
         let runtime = call.runtime
         let place = call.place
-        return _latestValue(of: location) { latest in
-            s._nextOperator { value, next in
-                guard let origin = latest() else { return }
+        return s._combineLatest(location) { (value: MotionValue, origin: MotionValue, next: (MotionValue) -> Void) in
                 if let v = value.number, let o = origin.number {
                     next(.number(abs(v - o)))
                     return
@@ -127,7 +126,6 @@ enum ValueOperatorMethods {
                 default:
                     runtime.fail(.runtime, "\(place) distance() needs values and location of one kind (numbers or points), got a \(value.kindName) and a \(origin.kindName)")
                 }
-            }
         }
     }
 

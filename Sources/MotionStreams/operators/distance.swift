@@ -9,14 +9,10 @@ extension MotionObservable where T == Double {
         _map { abs($0 - location.read()) }
     }
 
-    /// Emits the distance of each value from `location`'s latest value; nothing until
-    /// `location` has emitted.
+    /// Emits the distance of the latest value from `location`'s latest value, each time either
+    /// changes once both have emitted (Material Motion's `distance(from:)`).
     public func distance(from location: MotionObservable<Double>) -> MotionObservable<Double> {
-        _latestValue(of: location) { latest in
-            self._nextOperator { value, next in
-                if let origin = latest() { next(abs(value - origin)) }
-            }
-        }
+        _combineLatest(location) { value, origin, next in next(abs(value - origin)) }
     }
 }
 
@@ -31,13 +27,9 @@ extension MotionObservable where T == Point {
         _map { ($0 - location.read()).length }
     }
 
-    /// Emits the Euclidean distance of each point from `location`'s latest value; nothing
-    /// until `location` has emitted.
+    /// Emits the Euclidean distance of the latest point from `location`'s latest value, each
+    /// time either changes once both have emitted (Material Motion's `distance(from:)`).
     public func distance(from location: MotionObservable<Point>) -> MotionObservable<Double> {
-        _latestValue(of: location) { latest in
-            self._nextOperator { value, next in
-                if let origin = latest() { next((value - origin).length) }
-            }
-        }
+        _combineLatest(location) { value, origin, next in next((value - origin).length) }
     }
 }

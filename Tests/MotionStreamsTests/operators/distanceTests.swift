@@ -11,16 +11,16 @@ import MotionTestSupport
     #expect(Recorder(just(points).distance(from: .zero)).values == [5, 200.0.squareRoot() ])
 }
 
-@Test func distanceFromAStreamUsesItsLatestValue() {
+@Test func distanceFromAStreamReEmitsWhenEitherChanges() {
     let values = Subject<Double>()
     let origin = Subject<Double>()
     let recorder = Recorder(values.stream.distance(from: origin.stream))
     values.send(10)        // no origin yet: nothing
-    origin.send(4)
+    origin.send(4)         // both known: 6
     values.send(10)
-    origin.send(20)
+    origin.send(20)        // the origin moved: re-emitted (Material Motion's distance(from:))
     values.send(10)
-    #expect(recorder.values == [6, 10])
+    #expect(recorder.values == [6, 6, 10, 10])
 }
 
 @Test func distanceFromAPropertyUsesItsCurrentValue() {
