@@ -183,3 +183,32 @@ import Glibc
         #expect(output.lines.map { $0.split(separator: "\"").dropLast().last.map(String.init) ?? "" } == ["bcm5974 touchpad 1", "bcm5974 touchpad 1", "ELAN touchscreen 2", "bcm5974 touchpad 2", "ELAN touchscreen 2"])
     }
 }
+
+/// `run --watch` on live input waits in the input hub's one wait, its file watcher included:
+/// idle, it does not wake (before: a 20 ms polling interval, some 15 wake-ups in the 0.3 s of
+/// quiet below, and a second wait on the watcher per frame).
+@Suite struct WatchInHubTests {
+    @Test func anIdleWatchedLiveRunDoesNotWakeUp() throws {
+        let folder = makeTemporaryFolder("watch-hub")
+        let script = writeFile("motion.pointers():emit('p')\n", "w.lua", in: folder)
+        let fifo = folder.appendingPathComponent("dev").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let set = try LiveDeviceSet(selectors: [.path(fifo)])
+        defer { set.close() }
+        let output = CollectedOutput()
+        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { _ in }
+        let frame = [(UInt16(3), UInt16(0x2f), Int32(0)), (3, 0x39, 1), (3, 0x35, 5), (3, 0x36, 6), (0, 0, 0)]
+            .flatMap { inputEvent(sec: 10, usec: 0, $0.0, $0.1, $0.2) }
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            usleep(300_000)  // the quiet stretch whose wake-ups are counted (not an ordering)
+            writeFile("motion.pointers():emit('q')\n", "w.lua", in: folder)
+            _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        #expect(try session.runLive(set) == "end of input")
+        #expect(output.lines.contains { $0.contains(#""reload":"w.lua","version":2"#) })
+        #expect(set.waits < 10, "\(set.waits) waits")
+    }
+}
