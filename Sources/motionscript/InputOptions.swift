@@ -21,3 +21,17 @@ enum InputOptions {
         return options
     }
 }
+
+/// The input options `run` and `plot` share (`@OptionGroup`): a plot of a run reads its input
+/// exactly as the run does.
+struct InputOptionGroup: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Map evdev axis ranges onto a WxH surface, e.g. 1920x1080, or 'mm' for millimetres from the device's resolution (default: raw device units).")
+    var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
+    var axes: String?
+
+    func validate() throws { _ = try parsed() }
+
+    func parsed() throws -> EventFileOptions { try InputOptions.parse(surface: surface, axes: axes) }
+}
