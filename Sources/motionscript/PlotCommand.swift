@@ -52,6 +52,8 @@ struct PlotCommand: ParsableCommand {
     private func plotSeconds(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)" }
 
     func run() throws {
+        // Ctrl-C stops the script, or a wait for a FIFO's reader, and ends with 128 + the signal.
+        Interruption.catchSignals()
         var options = RunOptions(scriptPath: script, eventsPath: events)
         options.input = try input.parsed()
         options.scriptArguments = scriptArguments
@@ -74,7 +76,7 @@ struct PlotCommand: ParsableCommand {
             trace = try RunTrace.record(options, window: window, forward: forward)
         } catch let error as ScriptError {
             fputs("error: \(error.message)\n", stderr)
-            throw ExitCode(1)
+            throw ExitCode(Interruption.signal.map(Interruption.exitStatus(for:)) ?? 1)
         } catch let error as InputError {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)
@@ -84,7 +86,8 @@ struct PlotCommand: ParsableCommand {
             try OutputFile.write(Array(RunPlot.svg(trace).utf8), to: path)
         } catch {
             fputs("error: \(error)\n", stderr)
-            throw ExitCode(2)
+            // Stopped by a signal while waiting for a FIFO's reader: 128 + the signal, as any run.
+            throw ExitCode(Interruption.signal.map(Interruption.exitStatus(for:)) ?? 2)
         }
         fputs("motionscript: wrote \(path)\n", stderr)
     }
