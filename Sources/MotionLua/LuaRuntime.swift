@@ -139,6 +139,12 @@ public final class LuaRuntime {
     /// `devices` of the recognizer options being read, for the recognizer about to be added.
     var pendingDevices: [String]?
 
+    /// Whether recognizers remember where the script made them (`creationSites`): on for
+    /// `plot` only. Set before `load()`.
+    public var recordsCreationSites = false
+    /// Where each recognizer was made, by its identity (see CreationSite).
+    public internal(set) var creationSites: [ObjectIdentifier: [CreationSite]] = [:]
+
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { isClosed ? 0 : Int(ms_memoryused(mainState)) }
 

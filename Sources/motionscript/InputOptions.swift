@@ -22,3 +22,17 @@ enum InputOptions {
         return options
     }
 }
+
+/// The input options `run` and `plot` share (`@OptionGroup`): a plot of a run reads its input
+/// exactly as the run does.
+struct InputOptionGroup: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution, raw units elsewhere), 'mm' (millimetres, required), 'raw' (device units), or WxH to map the axis ranges onto a surface, e.g. 1920x1080.")
+    var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
+    var axes: String?
+
+    func validate() throws { _ = try parsed() }
+
+    func parsed() throws -> EventFileOptions { try InputOptions.parse(surface: surface, axes: axes) }
+}

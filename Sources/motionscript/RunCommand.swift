@@ -29,11 +29,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution, raw units elsewhere), 'mm' (millimetres, required), 'raw' (device units), or WxH to map the axis ranges onto a surface, e.g. 1920x1080.")
-    var surface: String?
-
-    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
-    var axes: String?
+    @OptionGroup var input: InputOptionGroup
 
     @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
     var plot: String?
@@ -78,7 +74,6 @@ struct RunCommand: ParsableCommand {
         }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
-        _ = try InputOptions.parse(surface: surface, axes: axes)
     }
 
     /// A pipe, FIFO, socket or character device: read once, never replayed.
@@ -99,7 +94,7 @@ struct RunCommand: ParsableCommand {
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
         options.actions = ActionHost(performs: !sandbox && (act || (!device.isEmpty && !dryRun)), device: UinputDevice(path: uinput))
-        options.input = try InputOptions.parse(surface: surface, axes: axes)
+        options.input = try input.parsed()
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()
         // A failed write stops the script at once, as Ctrl-C would.

@@ -80,7 +80,12 @@ struct TestCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         // A report that cannot be written is bad usage, said before the batch, not after it.
-        let createdReport = try junit.map { try checkWritable($0) } ?? false
+        if let junit {
+            do { try OutputFile.checkWritable(junit) } catch {
+                fputs("error: cannot write the JUnit report: \(error)\n", stderr)
+                throw ExitCode(2)
+            }
+        }
         // Nothing to test is a mistake (a CI pointed at the wrong folder must not go green),
         // unless it is an empty shard of scenarios that exist.
         if !scenarios.contains(where: { $0.problem?.isSkip != true }) {
@@ -88,10 +93,7 @@ struct TestCommand: ParsableCommand {
             let haveScenarios = shard != nil && ((try? unsharded.select()) ?? []).contains { $0.problem?.isSkip != true }
             let after = filter != nil || shard != nil ? " (after --filter/--shard)" : ""
             fputs("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n", stderr)
-            if !haveScenarios {
-                if createdReport, let junit { unlink(junit) }
-                throw ExitCode(2)
-            }
+            if !haveScenarios { throw ExitCode(2) }
         }
         ScenarioRunner.stopWorkersOnSignals()
         let showProgress = isatty(STDERR_FILENO) != 0
@@ -103,27 +105,14 @@ struct TestCommand: ParsableCommand {
         var status = report.exitCode
         if let junit {
             do {
-                try JUnitReport.xml(report).write(toFile: junit, atomically: true, encoding: .utf8)
+                try OutputFile.write(Array(JUnitReport.xml(report).utf8), to: junit)
             } catch {
-                fputs("error: cannot write the JUnit report \(junit): \(error.localizedDescription)\n", stderr)
+                fputs("error: cannot write the JUnit report: \(error)\n", stderr)
                 status = 2
             }
         }
         print(report.lines.joined(separator: "\n"))
         if status != 0 { throw ExitCode(status) }
-    }
-
-    /// Opens `path` for writing (creating it) and closes it again: a missing folder, a read-only
-    /// file or a folder in its place fails now. True when it created the file.
-    private func checkWritable(_ path: String) throws -> Bool {
-        let existed = access(path, F_OK) == 0
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            fputs("error: cannot write the JUnit report \(path): \(String(cString: strerror(errno)))\n", stderr)
-            throw ExitCode(2)
-        }
-        close(fd)
-        return !existed
     }
 }
 

@@ -551,3 +551,36 @@ private final class DeviceWriter {
         #expect(r.stderr.contains("loop.lua:1: timeout"))
     }
 }
+
+/// An output path that is a FIFO with no reader: the wait for one ends on the first signal,
+/// and the FIFO is still a FIFO (it was replaced by a regular file through a rename).
+@Suite struct OutputFIFOSignalTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aJUnitReportWaitingForAReaderEndsOnTheFirstSignal(signal: Int32) throws {
+        let scene = Scene()
+        writeScenario("one", script: "motion.emit('n', 1)\n", expected: #"{"t":0,"name":"n","value":1}"# + "\n", in: scene.folder)
+        let fifo = scene.fifo("junit.fifo")
+        let run = try Spawned(["test", "--junit", fifo, scene.folder.path])
+        run.waitUntilBlocked(in: "poll")
+        run.send(signal)
+        let r = run.finish()
+        #expect(r.status == 128 + signal, "\(r.stderr)")
+        var info = stat()
+        lstat(fifo, &info)
+        #expect(info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func runPlotWaitingForAReaderEndsOnTheFirstSignalWithItsLinesPrinted() throws {
+        let scene = Scene()
+        let script = scene.file("p.lua", "motion.pointers():emit('p')\n")
+        let events = scene.file("e.jsonl", #"{"t":0,"id":1,"phase":"down","x":1,"y":2}"# + "\n")
+        let fifo = scene.fifo("plot.fifo")
+        let run = try Spawned(["run", script, "--events", events, "--plot", fifo])
+        #expect(run.readLine() == #"{"t":0,"name":"p","value":{"id":1,"phase":"down","x":1,"y":2}}"#)
+        run.waitUntilBlocked(in: "poll")
+        run.send(SIGINT)
+        let r = run.finish()
+        #expect(r.status == 130, "\(r.stderr)")
+        #expect(r.stderr.contains("interrupted while waiting for a reader"))
+    }
+}

@@ -52,13 +52,14 @@ private func census(_ svg: String) throws -> SVGCensus {
 
     @Test func theTraceHoldsPointersOutputAndRecognizerStates() throws {
         let trace = try starterTrace()
-        #expect(trace.pointers.count == 8)
-        #expect(trace.lines.count == 7)
+        #expect(trace.pointerChanges == 8)
+        #expect(trace.lineCount == 7)
         #expect(trace.endTime == 0.58)
-        #expect(trace.recognizers.map(\.label) == ["translation 1", "tap 1"])
-        #expect(trace.recognizers[0].states.map { "\($0.t) \($0.state.rawValue)" }
-                == ["0.08 failed", "0.532 began", "0.548 changed", "0.564 changed", "0.58 ended"])
-        #expect(trace.recognizers[1].states.map { "\($0.t) \($0.state.rawValue)" } == ["0.08 recognized", "0.516 failed"])  // moved past 3 (the default since issue 22)
+        // Named after the variables they were assigned to (`local pan = motion.pan{…}`).
+        #expect(trace.recognizers.map(\.label) == ["pan", "tap"])
+        #expect(trace.recognizers[0].finals.map { "\($0.t) \($0.state.rawValue)" } == ["0.08 failed", "0.58 ended"])
+        #expect(trace.recognizers[0].activeBands == [0.532...0.58])
+        #expect(trace.recognizers[1].finals.map { "\($0.t) \($0.state.rawValue)" } == ["0.08 recognized", "0.516 failed"]  // moved past 3 mm (the default since issue 22))
     }
 
     @Test func theSVGIsWellFormedWithOneMarkPerThingItShows() throws {
@@ -68,7 +69,7 @@ private func census(_ svg: String) throws -> SVGCensus {
         #expect(c.classes["pointer-down"] == 2)
         #expect(c.classes["pointer-up"] == 2)
         #expect(c.classes["pointer-bar"] == 2)
-        #expect(c.classes["recognizer"] == 2)        // translation 1, tap 1
+        #expect(c.classes["recognizer"] == 2)        // pan, tap
         #expect(c.classes["state-failed"] == 2)      // the pan at the tap's lift, the tap when the drag moved
         #expect(c.classes["state-recognized"] == 1)
         #expect(c.classes["state-ended"] == 1)
@@ -80,7 +81,7 @@ private func census(_ svg: String) throws -> SVGCensus {
         let ticks = c.texts
         #expect(c.attributesByClass["time-tick"]?.count == 6)
         #expect(ticks.contains("input time (s)"))
-        #expect(ticks.contains("\"box\"") && ticks.contains("\"tap\"") && ticks.contains("translation 1"))
+        #expect(ticks.contains("\"box\"") && ticks.contains("\"tap\"") && ticks.contains("pan"))
         #expect(ticks.contains("motionscript plot — drag.lua"))
     }
 
@@ -166,6 +167,20 @@ private func census(_ svg: String) throws -> SVGCensus {
         let noEvents = try runMotionscript(["run", "drag.lua", "--plot", "out.svg"], in: folder)
         #expect(noEvents.status == 2)
         #expect(noEvents.stderr.contains("--plot needs --events"))
+    }
+
+    /// `--plot` adds a picture and changes nothing on stdout: action lines stay action lines
+    /// (they came out as `{"name":"action","value":{…}}` with `--plot`).
+    @Test func runWithPlotPrintsExactlyWhatRunPrints() throws {
+        let folder = makeTemporaryFolder("plot")
+        let script = repositoryRoot.appendingPathComponent("examples/scenarios/desktop.lua").path
+        let events = repositoryRoot.appendingPathComponent("examples/scenarios/desktop.events.jsonl").path
+        let plain = try runMotionscript(["run", script, "--events", events], in: folder)
+        let plotted = try runMotionscript(["run", script, "--events", events, "--plot", "out.svg"], in: folder)
+        #expect(plain.status == 0 && plotted.status == 0, "\(plotted.stderr)")
+        #expect(plain.stdout.contains(#","action":"keys","keys":"ctrl+alt+Right"}"#))
+        #expect(plotted.stdout == plain.stdout)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.svg").path))
     }
 
     @Test func aScriptErrorExits1AndWritesNoPicture() throws {

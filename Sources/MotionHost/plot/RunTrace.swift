@@ -3,72 +3,322 @@ import MotionInput
 import MotionLua
 import MotionStreams
 
-/// Everything a picture of a run shows: the input's pointer changes, the lines the script
-/// emitted, and every state each recognizer went through, all on input time.
+/// Everything a picture of a run shows: the input's pointers, the lines and actions the script
+/// emitted, and the states each recognizer went through, all on input time, inside the plotted
+/// window (`--from`/`--to`). Thinned while the run goes (see Thinning.swift): whatever the
+/// input's length, a trace holds a bounded number of samples, so the SVG and the memory it
+/// takes stay bounded too.
 public struct RunTrace {
-    /// One emitted line: a value or a state under a name.
-    public struct Line {
+    /// What an emitted line carried, as the picture draws it.
+    public enum Sample: Equatable {
+        case number(Double)
+        case point(Point)
+        /// Anything else, as a marker labelled with this text (JSON, cut at `RunTrace.textLimit`).
+        case text(String)
+        case state(MotionState)
+    }
+
+    /// One emitted line.
+    public struct Line: Equatable {
         public var t: Double
+        public var sample: Sample
+    }
+
+    /// Everything emitted under one name.
+    public struct Series {
         public var name: String
-        public var value: MotionValue?
-        public var state: MotionState?
+        /// Value lines, thinned.
+        public var values: [Line]
+        /// Value lines emitted in the window, before thinning.
+        public var count: Int
+        /// While the stream said `active`.
+        public var activeBands: [ClosedRange<Double>]
+    }
+
+    /// One action (keys, mouse, exec …): a short label and its whole line.
+    public struct Action: Equatable {
+        public var t: Double
+        public var label: String
+        public var json: String
     }
 
     /// One state a recognizer reported.
-    public struct RecognizerState {
+    public struct RecognizerState: Equatable {
         public var t: Double
         public var state: GestureState
     }
 
-    /// A recognizer the script made, in creation order, with the states it went through.
+    /// A recognizer the script made, in creation order.
     public struct Recognizer {
+        /// The variable it was assigned to, when the script says (`swipe3`), else `swipe 2`.
         public var label: String
-        public var states: [RecognizerState]
+        public var kind: GestureKind
+        /// Final states (ended, recognized, failed, cancelled), thinned.
+        public var finals: [RecognizerState]
+        /// While it was began or changed.
+        public var activeBands: [ClosedRange<Double>]
+    }
+
+    /// One continuous contact on the surface: a pointer from down to up.
+    public struct Stroke {
+        public var id: Int
+        /// Positions, thinned; the first and the last are the contact's.
+        public var points: [Point]
+        public var startsDown: Bool
+        public var endsUp: Bool
     }
 
     public var scriptPath: String
     public var eventsPath: String
-    public var pointers: [PointerEvent] = []
-    public var lines: [Line] = []
+    /// The input time plotted: everything, unless `--from`/`--to` narrowed it.
+    public var window: ClosedRange<Double>
+    /// Pointer changes in the window.
+    public var pointerChanges = 0
+    /// The first pointer ids seen (up to `RunTrace.legendPointers`), and how many there were in all.
+    public var firstPointerIDs: [Int] = []
+    public var pointerIDCount = 0
+    public var strokes: [Stroke] = []
+    public var strokeCount = 0
+    /// When pointers were down, in `RunTrace.pointerRows` rows (a pointer's row: its id modulo).
+    public var pointerBars: [[ClosedRange<Double>]] = []
+    public var series: [Series] = []
+    /// Lines under names past `RunTrace.maxSeries`, counted and not drawn.
+    public var linesNotDrawn = 0
     public var recognizers: [Recognizer] = []
-    /// Input time of the last thing recorded.
-    public var endTime: Double = 0
+    /// Recognizers past `RunTrace.maxRecognizers`, counted and not drawn.
+    public var recognizersNotDrawn = 0
+    public var actions: [Action] = []
+    public var actionCount = 0
+    /// Output lines (values, states and actions) emitted in the window.
+    public var lineCount = 0
+    /// Input time of the first and the last thing recorded.
+    public var startTime = 0.0
+    public var endTime = 0.0
 
-    /// Runs the script over the events as `run` does and records what happened. Output lines
-    /// also go to `forward`, if given. Throws what `run` throws (script and input errors).
-    public static func record(_ options: RunOptions, forward: MotionOutput? = nil) throws -> RunTrace {
+    // Bounds of a trace: about what 1000 pixels can show.
+    static let samplesPerSeries = 2048
+    static let markers = 1024
+    static let bands = 1024
+    static let strokesKept = 256
+    static let pointsPerStroke = 512
+    static let maxSeries = 24
+    static let maxRecognizers = 64
+    static let pointerRows = 10
+    static let legendPointers = 6
+    static let textLimit = 400
+
+    /// Runs the script over the events as `run` does and records what happened in `window`.
+    /// Output lines also go to `forward`, if given, exactly as `run` writes them. Throws what
+    /// `run` throws (script and input errors).
+    public static func record(_ options: RunOptions, window: ClosedRange<Double> = -Double.infinity...Double.infinity,
+                              forward: MotionOutput? = nil) throws -> RunTrace {
         guard let eventsPath = options.eventsPath else {
             throw InputError(file: options.scriptPath, "a plot needs --events")
         }
-        let source = RecordingFrameSource(try Runner.openEvents(path: eventsPath, options: options.input))
-        let recorder = TraceOutput(forward: forward)
+        let recorder = TraceRecorder(window: window, forward: forward)
+        let events = try Runner.openEvents(path: eventsPath, options: options.input)
+        let source = RecordingFrameSource(events, recorder)
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: recorder, memoryLimit: options.memoryLimit)
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
-        let watcher = RecognizerWatcher(runtime)
+        runtime.recordsCreationSites = true
+        Runner.setScreen(of: runtime, options.input, source: events as AnyObject)
+        let watcher = RecognizerWatcher(runtime, recorder)
         try Runner.readScriptIfStream(runtime)
         try runtime.load(arguments: options.scriptArguments)
         watcher.attachNew()
         source.afterFrame = { watcher.attachNew() }
         try Runner.feed(source, to: runtime, timeout: options.timeout)
-        var trace = RunTrace(scriptPath: options.scriptPath, eventsPath: eventsPath)
-        trace.pointers = source.events
-        trace.lines = recorder.lines
-        trace.recognizers = watcher.recognizers
-        trace.endTime = max(source.events.last?.t ?? 0, recorder.lines.map(\.t).max() ?? 0,
-                            watcher.recognizers.flatMap { $0.states.map(\.t) }.max() ?? 0)
+        var trace = recorder.trace(scriptPath: options.scriptPath, eventsPath: eventsPath)
+        var names = RecognizerNames()
+        trace.recognizers = watcher.recognizers.prefix(maxRecognizers).map { watched in
+            let label = names.name(for: runtime.creationSites[watched.identity] ?? []) ?? watched.fallbackLabel
+            return Recognizer(label: label, kind: watched.kind, finals: watched.finals.kept,
+                              activeBands: watched.closedBands(at: trace.endTime))
+        }
+        trace.recognizersNotDrawn = max(0, watcher.recognizers.count - maxRecognizers)
         return trace
     }
 }
 
-/// Passes frames through, keeping every pointer change.
+/// Collects a trace as the run goes, thinned, keeping only what falls in the window.
+private final class TraceRecorder: MotionOutput {
+    let window: ClosedRange<Double>
+    private let forward: MotionOutput?
+
+    private var pointerChanges = 0
+    private var firstIDs: [Int] = []
+    private var seenIDs = Set<Int>()
+    private var strokes = ThinnedSamples<RunTrace.Stroke>(capacity: RunTrace.strokesKept)
+    private var openStrokes: [Int: ThinnedSamples<Point>] = [:]
+    private var openStarts: [Int: Bool] = [:]
+    private var bars = Array(repeating: ThinnedBands(capacity: RunTrace.bands), count: RunTrace.pointerRows)
+    private var openBars: [Int: Double] = [:]
+
+    private var seriesIndex: [String: Int] = [:]
+    private var series: [(name: String, values: ThinnedSamples<RunTrace.Line>, bands: ThinnedBands)] = []
+    private var linesNotDrawn = 0
+    private var actions = ThinnedSamples<RunTrace.Action>(capacity: RunTrace.markers)
+    private var lineCount = 0
+    private var startTime: Double?
+    private var endTime = 0.0
+
+    init(window: ClosedRange<Double>, forward: MotionOutput?) {
+        self.window = window
+        self.forward = forward
+    }
+
+    private func saw(_ t: Double) -> Bool {
+        guard window.contains(t) else { return false }
+        if startTime == nil { startTime = t }
+        endTime = max(endTime, t)
+        return true
+    }
+
+    // MARK: pointers
+
+    func pointers(_ events: [PointerEvent]) {
+        for event in events where saw(event.t) {
+            pointerChanges += 1
+            if seenIDs.count < 4096, seenIDs.insert(event.id).inserted, firstIDs.count < RunTrace.legendPointers {
+                firstIDs.append(event.id)
+            }
+            if event.phase == .down || openStrokes[event.id] == nil {
+                finishStroke(event.id, endsUp: false)
+                openStrokes[event.id] = ThinnedSamples(capacity: RunTrace.pointsPerStroke)
+                openStarts[event.id] = event.phase == .down
+                openBars[event.id] = event.t
+            }
+            openStrokes[event.id]!.append(event.point)
+            if event.phase == .up || event.phase == .cancel {
+                // The lift is always drawn where it was, whatever thinning kept before it.
+                openStrokes[event.id]!.last = event.point
+                finishStroke(event.id, endsUp: true)
+                closeBar(event.id, at: event.t)
+            }
+        }
+    }
+
+    private func finishStroke(_ id: Int, endsUp: Bool) {
+        guard let points = openStrokes.removeValue(forKey: id) else { return }
+        strokes.append(RunTrace.Stroke(id: id, points: points.kept, startsDown: openStarts[id] ?? false, endsUp: endsUp))
+        openStarts[id] = nil
+    }
+
+    private func closeBar(_ id: Int, at t: Double) {
+        guard let start = openBars.removeValue(forKey: id) else { return }
+        let row = RunPlot.row(of: id)
+        bars[row].open(at: start)
+        bars[row].close(at: t)
+    }
+
+    // MARK: output
+
+    private func series(_ name: String) -> Int? {
+        if let index = seriesIndex[name] { return index }
+        guard series.count < RunTrace.maxSeries else { return nil }
+        seriesIndex[name] = series.count
+        series.append((name, ThinnedSamples(capacity: RunTrace.samplesPerSeries), ThinnedBands(capacity: RunTrace.bands)))
+        return series.count - 1
+    }
+
+    func emit(t: Double, name: String, value: MotionValue) {
+        forward?.emit(t: t, name: name, value: value)
+        guard saw(t) else { return }
+        lineCount += 1
+        guard let index = series(name) else { linesNotDrawn += 1; return }
+        series[index].values.append(RunTrace.Line(t: t, sample: Self.sample(value)))
+    }
+
+    func emit(t: Double, name: String, state: MotionState) {
+        forward?.emit(t: t, name: name, state: state)
+        guard saw(t) else { return }
+        lineCount += 1
+        guard let index = series(name) else { linesNotDrawn += 1; return }
+        if state == .active { series[index].bands.open(at: t) } else { series[index].bands.close(at: t) }
+    }
+
+    // Forwarded as what they are: `run --plot` prints the same action lines as `run`
+    // (`{"t":…,"action":…}`), never a value named "action".
+    func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
+        forward?.emit(t: t, action: action, fields: fields)
+        guard saw(t) else { return }
+        lineCount += 1
+        actions.append(RunTrace.Action(t: t, label: Self.label(action, fields),
+                                       json: RunTrace.cut(JSONText.value(.object([("action", .string(action))] + fields)))))
+    }
+
+    func log(_ line: String) { forward?.log(line) }
+
+    static func sample(_ value: MotionValue) -> RunTrace.Sample {
+        if let number = value.number { return .number(number) }
+        if let point = value.point { return .point(point) }
+        if case .pointerEvent(let event) = value { return .point(event.point) }
+        if case .gesture(let g) = value { return .text(g.state.rawValue) }
+        if case .string(let text) = value { return .text(RunTrace.cut(text)) }
+        return .text(RunTrace.cut(JSONText.value(value)))
+    }
+
+    /// What an action lane says: `keys ctrl+alt+Right`, `exec rofi -show window`, `mouse right click`.
+    static func label(_ action: String, _ fields: [(key: String, value: MotionValue)]) -> String {
+        let words = fields.map { field -> String in
+            switch field.value {
+            case .string(let text): return text
+            case .array(let items): return items.map { if case .string(let s) = $0 { return s } else { return JSONText.value($0) } }
+                .joined(separator: " ")
+            case .point(let p): return "\(field.key) \(plotNumber(p.x)),\(plotNumber(p.y))"
+            default: return "\(field.key) \(JSONText.value(field.value))"
+            }
+        }
+        return RunTrace.cut(([action] + words).joined(separator: " "))
+    }
+
+    func trace(scriptPath: String, eventsPath: String) -> RunTrace {
+        for id in Array(openStrokes.keys).sorted() { finishStroke(id, endsUp: false) }
+        for (id, start) in openBars { bars[RunPlot.row(of: id)].open(at: start); bars[RunPlot.row(of: id)].close(at: endTime) }
+        var trace = RunTrace(scriptPath: scriptPath, eventsPath: eventsPath, window: window)
+        trace.pointerChanges = pointerChanges
+        trace.firstPointerIDs = firstIDs
+        trace.pointerIDCount = seenIDs.count
+        trace.strokes = strokes.kept
+        trace.strokeCount = strokes.count
+        trace.pointerBars = bars.map(\.bands)
+        trace.series = series.map { entry in
+            var bands = entry.bands
+            bands.close(at: endTime)
+            return RunTrace.Series(name: entry.name, values: entry.values.kept, count: entry.values.count,
+                                   activeBands: bands.bands)
+        }
+        trace.linesNotDrawn = linesNotDrawn
+        trace.actions = actions.kept
+        trace.actionCount = actions.count
+        trace.lineCount = lineCount
+        trace.startTime = startTime ?? 0
+        trace.endTime = endTime
+        return trace
+    }
+
+    func extend(to t: Double) { _ = saw(t) }
+}
+
+extension RunTrace {
+    /// Text cut to `textLimit` characters (a label's hover text need not hold a megabyte).
+    static func cut(_ text: String) -> String {
+        text.count <= textLimit ? text : String(text.prefix(textLimit - 1)) + "…"
+    }
+}
+
+/// Passes frames through, handing their pointer changes to the recorder.
 private final class RecordingFrameSource: FrameSource {
     private let upstream: FrameSource
-    private(set) var events: [PointerEvent] = []
+    private let recorder: TraceRecorder
     var afterFrame: (() -> Void)?
     private var pendingCallback = false
 
-    init(_ upstream: FrameSource) { self.upstream = upstream }
+    init(_ upstream: FrameSource, _ recorder: TraceRecorder) {
+        self.upstream = upstream
+        self.recorder = recorder
+    }
 
     var framePlace: String? { upstream.framePlace }
 
@@ -76,52 +326,72 @@ private final class RecordingFrameSource: FrameSource {
         // The frame handed out last has been handled by now: recognizers it made get watched.
         if pendingCallback { afterFrame?() }
         guard let frame = try upstream.nextFrame() else { return nil }
-        events.append(contentsOf: frame.events)
+        recorder.pointers(frame.events)
         pendingCallback = true
         return frame
     }
 }
 
-/// Records output lines (and forwards them).
-private final class TraceOutput: MotionOutput {
-    private let forward: MotionOutput?
-    private(set) var lines: [RunTrace.Line] = []
-
-    init(forward: MotionOutput?) { self.forward = forward }
-
-    func emit(t: Double, name: String, value: MotionValue) {
-        lines.append(.init(t: t, name: name, value: value))
-        forward?.emit(t: t, name: name, value: value)
-    }
-
-    func emit(t: Double, name: String, state: MotionState) {
-        lines.append(.init(t: t, name: name, state: state))
-        forward?.emit(t: t, name: name, state: state)
-    }
-
-    func log(_ line: String) { forward?.log(line) }
-}
-
 /// Listens to every recognizer of a runtime, including ones made after setup.
 private final class RecognizerWatcher {
-    private let runtime: LuaRuntime
-    private(set) var recognizers: [RunTrace.Recognizer] = []
+    final class Watched {
+        let identity: ObjectIdentifier
+        let kind: GestureKind
+        let fallbackLabel: String
+        var finals = ThinnedSamples<RunTrace.RecognizerState>(capacity: RunTrace.markers)
+        var bands = ThinnedBands(capacity: RunTrace.bands)
 
-    init(_ runtime: LuaRuntime) { self.runtime = runtime }
+        init(_ recognizer: GestureRecognizer, label: String) {
+            identity = ObjectIdentifier(recognizer)
+            kind = recognizer.kind
+            fallbackLabel = label
+        }
+
+        func closedBands(at t: Double) -> [ClosedRange<Double>] {
+            var copy = bands
+            copy.close(at: t)
+            return copy.bands
+        }
+    }
+
+    private let runtime: LuaRuntime
+    private let recorder: TraceRecorder
+    private var attached = 0
+    private var counts: [GestureKind: Int] = [:]
+    private(set) var recognizers: [Watched] = []
+
+    init(_ runtime: LuaRuntime, _ recorder: TraceRecorder) {
+        self.runtime = runtime
+        self.recorder = recorder
+    }
 
     func attachNew() {
         let all = runtime.dispatcher.recognizers
-        guard all.count > recognizers.count else { return }
-        var counts: [GestureKind: Int] = [:]
-        for recognizer in all.prefix(recognizers.count) { counts[recognizer.value.kind, default: 0] += 1 }
-        for index in recognizers.count..<all.count {
-            let recognizer = all[index]
-            let kind = recognizer.value.kind
+        guard all.count > attached else { return }
+        for recognizer in all[attached...] {
+            let kind = recognizer.kind
             counts[kind, default: 0] += 1
-            recognizers.append(.init(label: "\(kind.rawValue) \(counts[kind]!)", states: []))
-            recognizer.addListener { [unowned self, unowned runtime] value in
-                recognizers[index].states.append(.init(t: runtime.time, state: value.state))
+            let watched = Watched(recognizer, label: "\(kind.rawValue) \(counts[kind]!)")
+            recognizers.append(watched)
+            let window = recorder.window
+            // Past the lanes drawn, recognizers are counted only.
+            guard recognizers.count <= RunTrace.maxRecognizers else { continue }
+            recognizer.addListener { [unowned runtime, unowned recorder, unowned watched] value in
+                let t = runtime.time
+                let state = value.state
+                if t > window.upperBound { return }
+                // An active stretch that began before the window starts at its edge.
+                let at = max(t, window.lowerBound)
+                if state.isActive { watched.bands.open(at: at) } else { watched.bands.close(at: at) }
+                guard t >= window.lowerBound else { return }
+                recorder.extend(to: t)
+                if state != .possible && !state.isActive { watched.finals.append(.init(t: t, state: state)) }
             }
         }
+        attached = all.count
     }
+}
+
+extension GestureRecognizer {
+    var kind: GestureKind { value.kind }
 }

@@ -102,10 +102,11 @@ struct SVGDocument {
     }
 }
 
-/// A coordinate in the document: two decimals at most.
+/// A coordinate in the document: two decimals at most. Anything past ±1e6 is far off the
+/// picture and is drawn there (a finite value never traps, a non-finite one is 0).
 func n(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
-    let rounded = (value * 100).rounded() / 100
+    let rounded = (min(max(value, -1e6), 1e6) * 100).rounded() / 100
     if rounded == rounded.rounded() { return String(Int64(rounded)) }
     return String(format: "%.2f", rounded)
 }

@@ -155,10 +155,15 @@ public enum ScenarioRunner {
             if scenario.hasExpected, (try? readRegularFile(scenario.expectedPath)) == sink.written {
                 return ran(.passed)
             }
+            // An expected file is a regular file: never a FIFO to wait on (a batch must not hang).
+            var info = stat()
+            if lstat(scenario.expectedPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                return ran(.error("cannot write \(scenario.expectedPath): not a regular file"))
+            }
             do {
-                try String(decoding: sink.written, as: UTF8.self).write(toFile: scenario.expectedPath, atomically: true, encoding: .utf8)
+                try OutputFile.write(sink.written, to: scenario.expectedPath)
             } catch {
-                return ran(.error("cannot write \(ReportText.visible(scenario.expectedPath)): \(error.localizedDescription)"))
+                return ran(.error(ReportText.visible("\(error)")))
             }
             return ran(.updated)
         }

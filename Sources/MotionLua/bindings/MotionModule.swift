@@ -77,6 +77,7 @@ enum MotionModule {
     static func add(_ recognizer: GestureRecognizer, _ call: LuaCall) -> Int32 {
         recognizer.devices = call.runtime.pendingDevices
         call.runtime.pendingDevices = nil
+        call.runtime.noteCreationSite(of: recognizer, call.lua.L)
         call.runtime.dispatcher.add(recognizer)
         LuaObject.push(RecognizerBox(recognizer), .recognizer, on: call.lua)
         return 1
