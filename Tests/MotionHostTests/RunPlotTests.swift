@@ -59,7 +59,7 @@ private func census(_ svg: String) throws -> SVGCensus {
         #expect(trace.recognizers.map(\.label) == ["pan", "tap"])
         #expect(trace.recognizers[0].finals.map { "\($0.t) \($0.state.rawValue)" } == ["0.08 failed", "0.58 ended"])
         #expect(trace.recognizers[0].activeBands == [0.532...0.58])
-        #expect(trace.recognizers[1].finals.map { "\($0.t) \($0.state.rawValue)" } == ["0.08 recognized", "0.516 failed"]  // moved past 3 mm (the default since issue 22))
+        #expect(trace.recognizers[1].finals.map { "\($0.t) \($0.state.rawValue)" } == ["0.08 recognized", "0.516 failed"])  // moved past 3 mm (the default since issue 22)
     }
 
     @Test func theSVGIsWellFormedWithOneMarkPerThingItShows() throws {
