@@ -18,3 +18,29 @@ import Testing
         #expect(mapping.map(1024) == 240)
     }
 }
+
+/// The units the command line picks without `--surface` (`auto`): millimetres where the device
+/// reports its resolution, raw units where it does not; `raw` and `mm` say so explicitly.
+@Suite struct DefaultUnitsTests {
+    private func device(resolution: Int32) -> DeviceDescription {
+        var d = DeviceDescription()
+        d.absinfo = EventFileOptions.ranges(x: -1500...1500, y: -1005...1005, resolution: resolution)
+        return d
+    }
+
+    @Test func autoGivesMillimetresWhereTheDeviceReportsAResolution() throws {
+        let auto = try #require(EventFileOptions.parseSurfaceOption("auto"))
+        #expect(auto == .desktopDefault)
+        #expect(auto.resolvedSurface(for: device(resolution: 30)) == Surface(width: 100, height: 67))
+        #expect(auto.resolvedSurface(for: device(resolution: 0)) == nil)  // raw units, no error
+        #expect(auto.mappingProblem(for: device(resolution: 0)) == nil)
+    }
+
+    @Test func rawAndMmAreExplicit() throws {
+        let raw = try #require(EventFileOptions.parseSurfaceOption("RAW"))
+        #expect(raw == EventFileOptions())
+        #expect(raw.resolvedSurface(for: device(resolution: 30)) == nil)
+        let mm = try #require(EventFileOptions.parseSurfaceOption("mm"))
+        #expect(mm.mappingProblem(for: device(resolution: 0)) != nil)
+    }
+}

@@ -362,8 +362,7 @@ open class GestureRecognizer {
     /// Follows the centroid into `value.translation` for this frame: re-based on `reference` (the
     /// recognizer's anchor) when pointers came or went, so the translation never jumps. The first
     /// frame of a touch leaves it at zero.
-    public func followTranslation(reference: inout Point) {
-        let centroid = self.centroid
+    public func followTranslation(reference: inout Point, centroid: Point) {
         if pointerSetChanged {
             value.translation = value.translation + meanMovementOfPersistingPointers
             reference = centroid - value.translation

@@ -66,7 +66,8 @@ public final class HoldGestureRecognizer: GestureRecognizer {
             return
         }
         // g:translation(): hold-then-drag needs no second recognizer.
-        followTranslation(reference: &reference)
+        let centroid = self.centroid
+        followTranslation(reference: &reference, centroid: centroid)
         if !lifted.isEmpty {
             finish(state.isActive ? .ended : .failed)
             return

@@ -55,7 +55,8 @@ public class PairGestureRecognizer: GestureRecognizer {
         }
         let previous = measure
         // g:translation(): the centroid's movement, as for a drag (pinch and pan at once).
-        if !wasCancelled { followTranslation(reference: &translationReference) }
+        let centroid = self.centroid
+        if !wasCancelled { followTranslation(reference: &translationReference, centroid: centroid) }
         let newPair = pointers.count >= 2 ? (first: pointers[0].id, second: pointers[1].id) : nil
         if let old = pair {
             if let newPair, newPair == old {
@@ -76,7 +77,7 @@ public class PairGestureRecognizer: GestureRecognizer {
             rebase(on: pointers[1].position - pointers[0].position)
         }
         pair = newPair
-        if !pointers.isEmpty { value.centroid = centroid }
+        if !pointers.isEmpty { value.centroid = centroid }  // computed once, above
 
         let ending = wasCancelled || pointers.isEmpty || (state.isActive && newPair == nil)
         if newPair != nil || (ending && measure != previous) {

@@ -54,7 +54,7 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
     public override func process(t: Double) {
         let previous = value.translation
         let centroid = self.centroid
-        followTranslation(reference: &reference)
+        followTranslation(reference: &reference, centroid: centroid)
         if !state.isActive && !pointers.isEmpty && pointers.count < max(minPointers, fingers ?? 0) {
             // Too few pointers to be this gesture yet: movement so far does not count.
             value.translation = .zero

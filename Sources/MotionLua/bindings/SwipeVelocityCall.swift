@@ -14,6 +14,9 @@ enum SwipeVelocityCall {
         lua.newTable()
         BindingTable.push(call, on: lua)
         lua.setField("__call", in: -2)
+        // Scripts cannot see or change it (`getmetatable(1)` is false).
+        lua_pushboolean(lua.L, 0)
+        lua.setField("__metatable", in: -2)
         lua_setmetatable(lua.L, -2)
         lua.pop()
     }
