@@ -62,6 +62,7 @@ public final class LuaRuntime {
         TextChunks.install(on: Lua(L))
         if sandbox { Sandbox.install(on: Lua(L)) }
         ms_interrupt_trackcoroutines(L)
+        ms_finalizers_install(L)
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))

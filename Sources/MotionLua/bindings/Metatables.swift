@@ -20,6 +20,7 @@ enum Metatables {
         lua.setField("__index", in: -2)
         BindingTable.push(GestureMethods.toString, on: lua)
         lua.setField("__tostring", in: -2)
+        ms_protectmetatable(lua.L)
         lua.pop()
     }
 
@@ -39,6 +40,9 @@ enum Metatables {
         }
         LuaObject.pushCollector(for: type, on: lua)
         lua.setField("__gc", in: -2)
+        // A script may read it (getmetatable(x).__index) but not put a Lua __gc there, which the
+        // collector would run with hooks off (see CLuaShimFinalizers.h).
+        ms_protectmetatable(lua.L)
         lua.pop()
     }
 
