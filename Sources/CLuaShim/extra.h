@@ -18,7 +18,7 @@ typedef struct {
     double deadline;   /* CLOCK_MONOTONIC seconds past which the state stops; 0: none */
     char stopReason[128]; /* MS_STOP_HOST: what the host said (set on the Lua thread) */
     int keys[MS_KEY_COUNT]; /* registry references of the bridge's interned strings */
-    int gestureMetatable;   /* registry reference of the gesture values' metatable */
+    int metatables[MS_METATABLE_COUNT]; /* registry references of the host's metatables */
     ms_Pool pool;           /* the state's small blocks */
     int depth;              /* calls into the state from the host under way (ms_pcalllua) */
     /* Deferred finalizers (finalizers.c): registry references, and the queue's bounds. */

@@ -14,7 +14,7 @@ enum Metatables {
 
         // Gesture values are plain structs in userdata: no __gc.
         luaL_newmetatable(lua.L, LuaConversion.gestureMetatable)
-        ms_setgesturemetatable(lua.L)
+        ms_setmetatableslot(lua.L, MS_METATABLE_GESTURE)
         BindingTable.pushTable(GestureMethods.all, on: lua)
         BindingTable.push(GestureMethods.index, on: lua, withUpvalue: true)
         lua.setField("__index", in: -2)
@@ -28,7 +28,8 @@ enum Metatables {
     /// methods table as upvalue 3 (for types with fields too).
     private static func define(_ type: LuaObjectType, on lua: Lua, index: Binding? = nil, newIndex: Binding? = nil,
                                pushMethods: () -> Void) {
-        luaL_newmetatable(lua.L, type.rawValue)
+        luaL_newmetatable(lua.L, type.rawValue)  // by name too: __name, for tostring and messages
+        ms_setmetatableslot(lua.L, type.slot)
         pushMethods()
         if let index {
             BindingTable.push(index, on: lua, withUpvalue: true)
