@@ -114,23 +114,27 @@ int ms_topoint(lua_State *L, int index, double *x, double *y) {
     return seen == 3;
 }
 
-void ms_setgesturemetatable(lua_State *L) {
+void ms_setmetatableslot(lua_State *L, int slot) {
     lua_pushvalue(L, -1);
-    ms_extra(L)->gestureMetatable = luaL_ref(L, LUA_REGISTRYINDEX);
+    ms_extra(L)->metatables[slot] = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-void *ms_newgesture(lua_State *L, size_t size) {
-    void *block = lua_newuserdatauv(L, size, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ms_extra(L)->gestureMetatable);
+void *ms_newobject(lua_State *L, size_t size, int slot) {
+    void *block = lua_newuserdatauv(L, size, slot == MS_METATABLE_GESTURE ? 0 : 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ms_extra(L)->metatables[slot]);
     lua_setmetatable(L, -2);
     return block;
 }
 
-void *ms_testgesture(lua_State *L, int index) {
+void *ms_testobject(lua_State *L, int index, int slot) {
     void *block = lua_touserdata(L, index);
     if (block == NULL || !lua_getmetatable(L, index)) return NULL;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ms_extra(L)->gestureMetatable);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ms_extra(L)->metatables[slot]);
     int same = lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
     return same ? block : NULL;
 }
+
+void *ms_newgesture(lua_State *L, size_t size) { return ms_newobject(L, size, MS_METATABLE_GESTURE); }
+
+void *ms_testgesture(lua_State *L, int index) { return ms_testobject(L, index, MS_METATABLE_GESTURE); }

@@ -20,6 +20,9 @@ public final class JSONLinesReader: FrameSource {
     private var frameCount = 0
     /// The line of the frame last returned (0: the end-of-input cancel).
     private var frameLine = 0
+    /// Pointers down at once at most: recognizers cost O(N²) in them, and recordings of real
+    /// devices (evemu, libinput) stop at 1,024 slots (`ProtocolBSlots.maxSlotsInUse`).
+    public static let maxPointersDown = 1024
     /// Reused for every frame: once the caller has let go of the last frame, no allocation.
     private var events: [PointerEvent] = []
 
@@ -95,6 +98,9 @@ public final class JSONLinesReader: FrameSource {
                 lastMoved = nil
                 if down.updateValue((event.x, event.y), forKey: event.id) != nil {
                     throw InputError(file: path, line: line, "pointer \(event.id) goes down twice without going up")
+                }
+                if down.count > Self.maxPointersDown {
+                    throw InputError(file: path, line: line, "more than \(Self.maxPointersDown) pointers down at once (pointer \(event.id) goes down); recordings of real devices stop at \(Self.maxPointersDown) slots")
                 }
             case .move:
                 if let last = lastMoved, last.id == event.id {

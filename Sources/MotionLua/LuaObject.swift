@@ -9,6 +9,29 @@ public enum LuaObjectType: String, CaseIterable {
     case subscription = "motion.Subscription"
     case element = "motion.Element"
 
+    /// Where the state holds its metatable (ms_setmetatableslot): looked up by reference, never
+    /// by name, so that no lookup can run a script's metamethod (and raise) inside a binding.
+    var slot: Int32 {
+        switch self {
+        case .stream: return 0
+        case .property: return 1
+        case .recognizer: return 2
+        case .subscription: return 3
+        case .element: return 4
+        }
+    }
+
+    init?(slot: lua_Integer) {
+        switch slot {
+        case 0: self = .stream
+        case 1: self = .property
+        case 2: self = .recognizer
+        case 3: self = .subscription
+        case 4: self = .element
+        default: return nil
+        }
+    }
+
     var displayName: String {
         switch self {
         case .stream: return "stream"
@@ -29,9 +52,8 @@ enum LuaObject {
     static let swiftCost: Int64 = 512
 
     static func push(_ object: AnyObject, _ type: LuaObjectType, on lua: Lua) {
-        let block = ms_newuserdata(lua.L, MemoryLayout<UnsafeMutableRawPointer?>.size)!
+        let block = ms_newobject(lua.L, MemoryLayout<UnsafeMutableRawPointer?>.size, type.slot)!
         block.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer?.self)
-        luaL_setmetatable(lua.L, type.rawValue)
         ms_charge(lua.L, swiftCost)
         if type == .stream, let stream = object as? LuaStream, let runtime = LuaRuntime.owner(of: lua.L), runtime.inSetup,
            lua_checkstack(lua.L, 2) != 0 {
@@ -40,25 +62,27 @@ enum LuaObject {
     }
 
     static func get<T: AnyObject>(_ lua: Lua, at index: Int32, _ type: LuaObjectType) -> T? {
-        guard let block = luaL_testudata(lua.L, index, type.rawValue),
+        guard let block = ms_testobject(lua.L, index, type.slot),
               let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
     }
 
     /// Pushes the `__gc` function of `type`'s metatable. It touches nothing but the block, so
     /// it is safe while the runtime itself is being torn down; and only a block of its own type
-    /// (upvalue 2 names it): a script can call `getmetatable(x).__gc(y)` with any `y`.
+    /// (upvalue 2 holds its slot): a script can call `getmetatable(x).__gc(y)` with any `y`.
     static func pushCollector(for type: LuaObjectType, on lua: Lua) {
-        lua.push(type.rawValue)
+        lua.push(Int(type.slot))
         ms_pushswiftclosure(lua.L, collectEntry, 1)
     }
 }
 
 private let collectEntry: ms_SwiftFunction = { state in
-    guard let L = state, let name = lua_tolstring(L, ms_upvalueindex(2), nil) else { return 0 }
-    guard let block = luaL_testudata(L, 1, name) else {
+    guard let L = state, lua_type(L, ms_upvalueindex(2)) == LUA_TNUMBER,
+          let type = LuaObjectType(slot: lua_tointegerx(L, ms_upvalueindex(2), nil))
+    else { return 0 }
+    guard let block = ms_testobject(L, 1, type.slot) else {
         let lua = Lua(L)
-        lua.push(lua.whereString(level: 1) + "bad argument #1 to '__gc' (\(String(cString: name)) expected, got \(lua.typeName(at: 1)))")
+        lua.push(lua.whereString(level: 1) + "bad argument #1 to '__gc' (\(type.rawValue) expected, got \(lua.typeName(at: 1)))")
         return MS_RAISE
     }
     // Collected already (a second explicit call): the reference was released the first time.

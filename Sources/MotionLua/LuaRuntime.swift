@@ -64,10 +64,12 @@ public final class LuaRuntime {
         TextChunks.install(on: Lua(L))
         if sandbox { Sandbox.install(on: Lua(L)) }
         ms_interrupt_trackcoroutines(L)
+        ms_finalizers_install(L)
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
         gate.owner = self
+        watchClock()
     }
 
     deinit {
@@ -333,6 +335,28 @@ public final class LuaRuntime {
     /// What another thread (a watchdog) holds to stop this state when its time is up; safe to
     /// use after the runtime closed (it does nothing then).
     public let limiter = LuaStateLimiter()
+
+    /// The clock's drain runs Swift operators only (a delay feeding itself through properties):
+    /// no Lua hook sees the time limit or an interruption there, so the clock asks, and a source
+    /// that reschedules itself at one instant for ever stops with an error that names it.
+    private func watchClock() {
+        dispatcher.clock.shouldStop = { [weak self] in
+            guard let self else { return true }
+            if ms_monotonic() > deadline {
+                fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
+                return true
+            }
+            if ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
+                failStopped()
+                return true
+            }
+            return false
+        }
+        dispatcher.clock.onRunaway = { [weak self] instant in
+            guard let self else { return }
+            fail(.runtime, "\(scriptPath): scheduled work (delay, spring or tween) scheduled more than \(InputClock.maxActionsPerInstant) actions at input time \(JSONText.number(instant)) s without time moving on; stopped: does a delay(0) feed itself (p:delay(0):subscribe(p))?")
+        }
+    }
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {

@@ -12,9 +12,22 @@ public final class InputClock {
     /// with nothing due (every frame of most scripts) is a comparison where it is called.
     @usableFromInline var nextDue = Double.infinity
     private var pending: [(time: Double, order: Int, action: () -> Void)] = [] {
-        didSet { nextDue = pending.isEmpty ? .infinity : pending[0].time }
+        didSet { nextDue = pending.isEmpty || isStopped ? .infinity : pending[0].time }
     }
     private var nextOrder = 0
+
+    /// Asked every 1,024 actions a drain runs: true stops the clock (the host's time limit or an
+    /// interruption, which no Lua code is running to notice when the actions are Swift operators
+    /// only).
+    public var shouldStop: (() -> Bool)?
+    /// Called, with the instant, when the clock stops because its actions kept scheduling more at
+    /// that same instant (a `delay(0)` that feeds itself): input time would never move on.
+    public var onRunaway: ((Double) -> Void)?
+    /// Actions one drain may run at one instant before the clock calls that a runaway.
+    public static let maxActionsPerInstant = 100_000
+    /// Whether the clock was stopped (`shouldStop`, a runaway): it runs nothing more, and
+    /// `nextTime` is nil.
+    public private(set) var isStopped = false
 
     /// A clock at input time `now` with nothing scheduled.
     public init(now: Double = 0) {
@@ -38,7 +51,7 @@ public final class InputClock {
     public var pendingCount: Int { pending.count }
 
     /// The time of the earliest scheduled action, if any.
-    public var nextTime: Double? { pending.isEmpty ? nil : pending[0].time }
+    public var nextTime: Double? { pending.isEmpty || isStopped ? nil : pending[0].time }
 
     /// Runs, in time order, every action due at or before `time` (actions they schedule included),
     /// then sets `now` to `time`. Time never goes backwards: an earlier `time` runs nothing.
@@ -54,11 +67,33 @@ public final class InputClock {
     @usableFromInline
     func runDue(upTo time: Double) {
         // Only the time is looked at before an action is due: no copy of the action per frame.
-        while !pending.isEmpty, pending[0].time <= time {
+        var ran = 0
+        var instant = -Double.infinity
+        var atInstant = 0
+        while !isStopped, !pending.isEmpty, pending[0].time <= time {
             let first = pending.removeFirst()
             if first.time > currentTime { currentTime = first.time }
+            if first.time == instant {
+                atInstant += 1
+                if atInstant > Self.maxActionsPerInstant {
+                    stop()
+                    onRunaway?(first.time)
+                    return
+                }
+            } else {
+                instant = first.time
+                atInstant = 1
+            }
             first.action()
+            ran += 1
+            if ran & 1023 == 0, shouldStop?() == true { stop() }
         }
+    }
+
+    /// Runs nothing more (what is pending stays, unrun).
+    public func stop() {
+        isStopped = true
+        nextDue = .infinity
     }
 
     private func cancel(_ order: Int) {

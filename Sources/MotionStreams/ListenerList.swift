@@ -1,8 +1,17 @@
 /// Listeners registered under ids, called in registration order and removed by id: what every
 /// emitter here (properties, recognizers, the pointer dispatcher) keeps of its observers.
-/// `forEach` walks a snapshot, so a listener may add or remove listeners while being called.
+/// `forEach` walks a snapshot, so a listener may add or remove listeners while being called:
+/// one added meanwhile waits for the next value, and one removed meanwhile is not called (an
+/// action must not run after an earlier listener of the same value disarmed it). Each entry has
+/// a flag object for that, made when it is added; calling allocates nothing.
 public struct ListenerList<Listener> {
-    @usableFromInline var entries: [(id: Int, listener: Listener)] = []
+    /// Set when its entry is removed, seen through any snapshot of the list.
+    @usableFromInline final class Registration {
+        @usableFromInline var isRemoved = false
+        @usableFromInline init() {}
+    }
+
+    @usableFromInline var entries: [(id: Int, listener: Listener, registration: Registration)] = []
     @usableFromInline var nextID = 0
 
     /// An empty list.
@@ -14,7 +23,7 @@ public struct ListenerList<Listener> {
     public mutating func add(_ listener: Listener) -> Int {
         let id = nextID
         nextID += 1
-        entries.append((id, listener))
+        entries.append((id, listener, Registration()))
         return id
     }
 
@@ -29,12 +38,16 @@ public struct ListenerList<Listener> {
             let middle = (low + high) / 2
             if entries[middle].id < id { low = middle + 1 } else { high = middle }
         }
-        if low < entries.count, entries[low].id == id { entries.remove(at: low) }
+        if low < entries.count, entries[low].id == id {
+            entries[low].registration.isRemoved = true
+            entries.remove(at: low)
+        }
     }
 
     /// Removes every listener.
     @inlinable
     public mutating func removeAll() {
+        for entry in entries { entry.registration.isRemoved = true }
         entries.removeAll()
     }
 
@@ -46,10 +59,11 @@ public struct ListenerList<Listener> {
     @inlinable
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// Calls `body` with each listener of a snapshot, in registration order.
+    /// Calls `body` with each listener of a snapshot, in registration order, skipping those
+    /// removed since the snapshot was taken.
     @inlinable
     public func forEach(_ body: (Listener) -> Void) {
-        for entry in entries { body(entry.listener) }
+        for entry in entries where !entry.registration.isRemoved { body(entry.listener) }
     }
 
     /// The listener when there is exactly one, else nil. An emitter with one listener (the

@@ -102,3 +102,28 @@ private func file(_ text: String) -> String {
         }
     }
 }
+
+/// Recognizers cost O(N²) in pointers down at once: JSON Lines stops at the bound evemu and
+/// libinput recordings have (1,024 slots), with `file:line`, as the slot rule does.
+@Suite struct JSONLinesPointerBoundTests {
+    private func downs(_ n: Int) -> String {
+        (1...n).map { #"{"t":0,"id":\#($0),"phase":"down","x":1,"y":2}"# }.joined(separator: "\n") + "\n"
+    }
+
+    @Test func pointersDownAtOnceAreBoundedAt1024() throws {
+        let ok = try JSONLinesReader(path: file(downs(1024))).readAll()
+        #expect(ok.first?.events.count == 1024)
+        let path = file(downs(1025))
+        #expect(throws: InputError(file: path, line: 1025, "more than 1024 pointers down at once (pointer 1025 goes down); recordings of real devices stop at 1024 slots")) {
+            _ = try JSONLinesReader(path: path).readAll()
+        }
+    }
+
+    @Test func pointersThatWentUpFreeTheirPlace() throws {
+        var lines = downs(1024)
+        lines += #"{"t":1,"id":1,"phase":"up","x":1,"y":2}"# + "\n"
+        lines += #"{"t":2,"id":5000,"phase":"down","x":1,"y":2}"# + "\n"
+        let frames = try JSONLinesReader(path: file(lines)).readAll()
+        #expect(frames.count == 4)  // the downs, the up, the new down, the final cancel
+    }
+}

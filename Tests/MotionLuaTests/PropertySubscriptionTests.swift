@@ -40,3 +40,29 @@ import MotionStreams
         #expect(runtime.global("position")?.point == Point(x: 70, y: 205))
     }
 }
+
+@Suite struct UnsubscribedDuringDispatchTests {
+    /// A subscription unsubscribed by an earlier subscriber of the same value does not receive it.
+    @Test(arguments: ["property", "gesture", "pointers"])
+    func anUnsubscribedSubscriptionDoesNotReceiveTheValueBeingSent(source: String) throws {
+        let make = [
+            "property": "local s = motion.property(0)",
+            "gesture": "local s = motion.gesture(motion.pan{})",
+            "pointers": "local s = motion.pointers()",
+        ][source]!
+        let (runtime, output) = try loadedRuntime("""
+            \(make)
+            local armed
+            s:subscribe(function() if armed then armed:unsubscribe() motion.emit("disarmed", true) end end)
+            armed = s:subscribe(function() motion.emit("action", true) end)
+            if s.write then s:write(1) end
+            """)
+        defer { runtime.close() }
+        try runtime.handle(frame(0, (1, .down, 0, 0)))
+        try runtime.handle(frame(0.1, (1, .move, 50, 0)))
+        #expect(runtime.pendingError == nil)
+        let afterDisarm = output.lines.drop { !$0.contains("disarmed") }
+        #expect(afterDisarm.count >= 1)
+        #expect(!afterDisarm.contains { $0.contains("action") }, "\(output.lines)")
+    }
+}

@@ -168,3 +168,34 @@ import MotionGestures
         #expect(output.lines[1].contains("not enough memory"))
     }
 }
+
+/// With `debug` (trusted scripts) the registry can get a metatable whose `__index` raises: the
+/// bindings look nothing up by name there, so nothing raises inside Swift (README, "The Lua seam").
+@Suite struct RegistryMetatableTests {
+    @Test func aRaisingRegistryMetatableDoesNotReachTheBindings() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local registry = debug.getregistry()
+            for _, name in ipairs{"motion.Stream", "motion.Property", "motion.Recognizer",
+                                  "motion.Subscription", "motion.Element", "motion.Gesture", "FILE*"} do
+              registry[name] = nil
+            end
+            debug.setmetatable(registry, {__index = function(_, k) error("registry lookup of " .. tostring(k)) end})
+            local p = motion.property(1)
+            local seen = {}
+            local sub = p:map(function(x) return x * 2 end):subscribe(function(v) seen[#seen + 1] = v end)
+            p:write(5)
+            sub:unsubscribe()
+            local pan = motion.pan{}
+            motion.gesture(pan):subscribe(function(g) motion.emit("g", {g.state, g.pointers}) end)
+            motion.emit("seen", seen)
+            motion.emit("screen", motion.screen.width == math.huge)
+            """, memoryLimit: 64 << 20)
+        defer { runtime.close() }
+        try runtime.handle(frame(0, (1, .down, 0, 0)))
+        try runtime.handle(frame(0.1, (1, .move, 50, 0)))
+        #expect(runtime.pendingError == nil)
+        #expect(output.lines.contains("0 seen [2,10]"))
+        #expect(output.lines.contains("0 screen true"))
+        #expect(output.lines.contains("0.1 g [\"began\",1]"))
+    }
+}

@@ -100,3 +100,28 @@ import Testing
         #expect(ms_pcalllua(L, 0, 0, 0) == LUA_OK)
     }
 }
+
+/// Loops with no Lua in them: properties feeding each other through delay(0) run Swift
+/// operators only, at one instant of input time.
+@Suite struct ClockRunawayTests {
+    @Test(arguments: [
+        "local p = motion.property(0)\np:delay(0):subscribe(p)",
+        "local a, b = motion.property(0), motion.property(0)\na:delay(0):subscribe(b)\nb:delay(0):subscribe(a)",
+    ])
+    func aDelayZeroFeedingItselfStopsWithAnErrorThatNamesIt(source: String) throws {
+        let (runtime, _) = try loadedRuntime(source)
+        defer { runtime.close() }
+        #expect(throws: ScriptError.self) { try runtime.handle(frame(0.5, (1, .down, 0, 0))) }
+        #expect(runtime.pendingError?.message.contains("more than 100000 actions at input time 0 s without time moving on") == true,
+                "\(String(describing: runtime.pendingError))")
+    }
+
+    /// The host stopped the state: the clock's drain notices, though no Lua code runs in it.
+    @Test func theClocksDrainNoticesTheStateWasStopped() throws {
+        let (runtime, _) = try loadedRuntime("local p = motion.property(0)\np:delay(0):subscribe(p)")
+        defer { runtime.close() }
+        runtime.interrupt(reason: "the host stopped it")
+        #expect(throws: ScriptError.self) { try runtime.handle(frame(0.5, (1, .down, 0, 0))) }
+        #expect(runtime.pendingError?.message.contains("interrupted (the host stopped it)") == true)
+    }
+}

@@ -11,6 +11,7 @@
 #include "CLuaShimInterrupt.h"
 #include "CLuaShimStdio.h"
 #include "CLuaShimBridge.h"
+#include "CLuaShimFinalizers.h"
 
 struct lua_State;
 typedef int (*ms_SwiftFunction)(struct lua_State *L);

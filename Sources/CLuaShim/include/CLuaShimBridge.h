@@ -58,16 +58,26 @@ void ms_setfieldref(struct lua_State *L, int key, int value);
  * Needs 2 free stack slots (returns 0 without them). */
 int ms_topoint(struct lua_State *L, int index, double *x, double *y);
 
-/* Makes the table on top of the stack (not popped) the metatable of gesture values. */
-void ms_setgesturemetatable(struct lua_State *L);
+/* The host's metatables, held by registry reference in the state (never looked up by name: a
+ * script with `debug` can give the registry a metatable whose __index raises, and a binding
+ * must not raise). Slots 0...4 are the Swift object types (LuaObjectType), 5 gesture values. */
+#define MS_METATABLE_GESTURE 5
+#define MS_METATABLE_COUNT 6
 
-/* Pushes a new gesture value: a userdata of `size` bytes with the gesture metatable. Returns
+/* Makes the table on top of the stack (not popped) the metatable of `slot`. */
+void ms_setmetatableslot(struct lua_State *L, int slot);
+
+/* Pushes a new userdata of `size` bytes (one user value) with `slot`'s metatable and returns
  * its block. Needs 2 free stack slots. */
-void *ms_newgesture(struct lua_State *L, size_t size);
+void *ms_newobject(struct lua_State *L, size_t size, int slot);
 
-/* The gesture value at `index` (a userdata with the gesture metatable), or NULL. What
- * luaL_testudata does, with the metatable held by reference rather than looked up by name.
- * Needs 2 free stack slots. */
+/* The block of the userdata at `index` if its metatable is `slot`'s, else NULL: what
+ * luaL_testudata does, with the metatable held by reference. Raw: never raises. Needs 2 free
+ * stack slots. */
+void *ms_testobject(struct lua_State *L, int index, int slot);
+
+/* Gesture values: ms_newobject / ms_testobject with MS_METATABLE_GESTURE (no user value). */
+void *ms_newgesture(struct lua_State *L, size_t size);
 void *ms_testgesture(struct lua_State *L, int index);
 
 /* Whether less than min(reserve, stack size / 4) bytes of native stack are left. */

@@ -78,8 +78,9 @@ public final class WatchSession {
         announceSwaps()
         pipeline.screenSource = (device as? LiveDeviceSet)?.firstDevice ?? device
         pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
-        pipeline.onCallbackError = { [diagnostics, pipeline] error in
-            (pipeline.output as? JSONLinesOutput)?.flush()
+        // The output, not the pipeline: the pipeline keeps this closure (no retain cycle).
+        pipeline.onCallbackError = { [diagnostics, output = pipeline.output] error in
+            (output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }

@@ -14,12 +14,13 @@ enum Metatables {
 
         // Gesture values are plain structs in userdata: no __gc.
         luaL_newmetatable(lua.L, LuaConversion.gestureMetatable)
-        ms_setgesturemetatable(lua.L)
+        ms_setmetatableslot(lua.L, MS_METATABLE_GESTURE)
         BindingTable.pushTable(GestureMethods.all, on: lua)
         BindingTable.push(GestureMethods.index, on: lua, withUpvalue: true)
         lua.setField("__index", in: -2)
         BindingTable.push(GestureMethods.toString, on: lua)
         lua.setField("__tostring", in: -2)
+        ms_protectmetatable(lua.L)
         lua.pop()
         SwipeVelocityCall.install(on: lua)
     }
@@ -28,7 +29,8 @@ enum Metatables {
     /// methods table as upvalue 3 (for types with fields too).
     private static func define(_ type: LuaObjectType, on lua: Lua, index: Binding? = nil, newIndex: Binding? = nil,
                                pushMethods: () -> Void) {
-        luaL_newmetatable(lua.L, type.rawValue)
+        luaL_newmetatable(lua.L, type.rawValue)  // by name too: __name, for tostring and messages
+        ms_setmetatableslot(lua.L, type.slot)
         pushMethods()
         if let index {
             BindingTable.push(index, on: lua, withUpvalue: true)
@@ -40,6 +42,9 @@ enum Metatables {
         }
         LuaObject.pushCollector(for: type, on: lua)
         lua.setField("__gc", in: -2)
+        // A script may read it (getmetatable(x).__index) but not put a Lua __gc there, which the
+        // collector would run with hooks off (see CLuaShimFinalizers.h).
+        ms_protectmetatable(lua.L)
         lua.pop()
     }
 
