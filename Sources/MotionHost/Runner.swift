@@ -180,9 +180,10 @@ public enum Runner {
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
         // The setup's lines leave before the first wait for input.
         (output as? JSONLinesOutput)?.flush()
-        runtime.onCallbackError = { error in
+        runtime.onCallbackError = { [unowned runtime] error in
             (output as? JSONLinesOutput)?.flush()
-            diagnostics("error: \(error.message)")
+            // Live input has no file to point into: the input time says when.
+            diagnostics("error: \(error.placed(at: runtime.time, nil).message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
         let loop = LiveLoop(device: device)
