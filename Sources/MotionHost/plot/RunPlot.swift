@@ -64,7 +64,8 @@ public enum RunPlot {
                  weight: "bold", className: "title")
         let ids = trace.pointerIDCount
         let window = trace.window.lowerBound.isFinite || trace.window.upperBound.isFinite
-            ? "window \(plotNumber(trace.startTime)) – \(plotNumber(trace.endTime)) s"
+            ? "window \(plotNumber(trace.window.lowerBound.isFinite ? trace.window.lowerBound : trace.startTime)) – "
+                + "\(plotNumber(trace.window.upperBound.isFinite ? trace.window.upperBound : trace.endTime)) s"
             : "input time 0 – \(plotNumber(trace.endTime)) s"
         doc.text("events: \((trace.eventsPath as NSString).lastPathComponent) · \(trace.pointerChanges) pointer changes, "
                  + "\(ids) pointer\(ids == 1 ? "" : "s") · \(window) · \(trace.lineCount) output lines",
@@ -383,10 +384,20 @@ public enum RunPlot {
                                 st: PlotScale, y: Double, rows: Int, color: String, className: String) {
         let layout = LabelLayout.place(items.map { (st($0.t), truncated($0.label, 32)) }, rows: rows,
                                        right: width - 4)
+        // A marker merged into the one before (within a pixel) adds its line to that one's hover text.
+        var groups: [(placed: LabelLayout.Placed, titles: [String], more: Int)] = []
         for (item, placed) in zip(items, layout) {
-            guard let placed else { continue }
+            if let placed {
+                groups.append((placed, [item.title], 0))
+            } else if !groups.isEmpty {
+                if groups[groups.count - 1].titles.count < 8 { groups[groups.count - 1].titles.append(item.title) }
+                else { groups[groups.count - 1].more += 1 }
+            }
+        }
+        for group in groups {
+            let placed = group.placed
             doc.open("g", [("class", className)])
-            doc.element("title", [], text: item.title)
+            doc.element("title", [], text: (group.titles + (group.more > 0 ? ["… \(group.more) more"] : [])).joined(separator: "\n"))
             doc.line(placed.x, y, placed.x, y + Double(rows) * 13, stroke: color, width: 1.5)
             if let row = placed.row, let text = placed.text {
                 doc.text(text, x: placed.leftOfMarker ? placed.x - 3 : placed.x + 3, y: y + 10 + Double(row) * 13, size: 10,

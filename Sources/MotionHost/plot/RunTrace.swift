@@ -132,7 +132,7 @@ public struct RunTrace {
         trace.recognizers = watcher.recognizers.prefix(maxRecognizers).map { watched in
             let label = names.name(for: runtime.creationSites[watched.identity] ?? []) ?? watched.fallbackLabel
             return Recognizer(label: label, kind: watched.kind, finals: watched.finals.kept,
-                              activeBands: watched.closedBands(at: trace.endTime))
+                              activeBands: watched.closedBands(at: recorder.closingTime))
         }
         trace.recognizersNotDrawn = max(0, watcher.recognizers.count - maxRecognizers)
         return trace
@@ -160,6 +160,8 @@ private final class TraceRecorder: MotionOutput {
     private var lineCount = 0
     private var startTime: Double?
     private var endTime = 0.0
+    /// The latest input time seen, in the window or not.
+    private var latest = -Double.infinity
 
     init(window: ClosedRange<Double>, forward: MotionOutput?) {
         self.window = window
@@ -167,6 +169,7 @@ private final class TraceRecorder: MotionOutput {
     }
 
     private func saw(_ t: Double) -> Bool {
+        latest = max(latest, t)
         guard window.contains(t) else { return false }
         if startTime == nil { startTime = t }
         endTime = max(endTime, t)
@@ -271,9 +274,12 @@ private final class TraceRecorder: MotionOutput {
         return RunTrace.cut(([action] + words).joined(separator: " "))
     }
 
+    /// Where what is still open at the end is drawn to: the window's end, or the input's.
+    var closingTime: Double { max(endTime, min(window.upperBound, latest)) }
+
     func trace(scriptPath: String, eventsPath: String) -> RunTrace {
         for id in Array(openStrokes.keys).sorted() { finishStroke(id, endsUp: false) }
-        for (id, start) in openBars { bars[RunPlot.row(of: id)].open(at: start); bars[RunPlot.row(of: id)].close(at: endTime) }
+        for (id, start) in openBars { bars[RunPlot.row(of: id)].open(at: start); bars[RunPlot.row(of: id)].close(at: closingTime) }
         var trace = RunTrace(scriptPath: scriptPath, eventsPath: eventsPath, window: window)
         trace.pointerChanges = pointerChanges
         trace.firstPointerIDs = firstIDs
@@ -283,7 +289,7 @@ private final class TraceRecorder: MotionOutput {
         trace.pointerBars = bars.map(\.bands)
         trace.series = series.map { entry in
             var bands = entry.bands
-            bands.close(at: endTime)
+            bands.close(at: closingTime)
             return RunTrace.Series(name: entry.name, values: entry.values.kept, count: entry.values.count,
                                    activeBands: bands.bands)
         }
@@ -296,6 +302,7 @@ private final class TraceRecorder: MotionOutput {
         return trace
     }
 
+    /// A recognizer's state at `t`: counts as input time seen.
     func extend(to t: Double) { _ = saw(t) }
 }
 
