@@ -194,6 +194,17 @@ private func census(_ svg: String) throws -> SVGCensus {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.svg").path))
     }
 
+    /// `run --plot --sandbox` ran the script with the full library (`os.execute` worked).
+    @Test func runWithPlotRunsTheScriptAsRunDoesSandboxIncluded() throws {
+        let folder = makeTemporaryFolder("plot")
+        _ = try Starter.write(into: folder.path)
+        writeFile("motion.emit('exec', (pcall(os.execute, 'true')))\n", "sb.lua", in: folder)
+        let plain = try runMotionscript(["run", "sb.lua", "--events", "drag.events.jsonl", "--sandbox"], in: folder)
+        let plotted = try runMotionscript(["run", "sb.lua", "--events", "drag.events.jsonl", "--sandbox", "--plot", "sb.svg"], in: folder)
+        #expect(plain.stdout == #"{"t":0,"name":"exec","value":false}"# + "\n")
+        #expect(plotted.stdout == plain.stdout)
+    }
+
     @Test func aScriptErrorExits1AndWritesNoPicture() throws {
         let folder = makeTemporaryFolder("plot")
         writeFile("error('boom')\n", "bad.lua", in: folder)

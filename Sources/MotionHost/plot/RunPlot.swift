@@ -1,6 +1,5 @@
 import Foundation
 import MotionGestures
-import MotionLua
 import MotionStreams
 
 /// Draws a `RunTrace` as an SVG: the pointers' paths on the surface (with emitted points),
