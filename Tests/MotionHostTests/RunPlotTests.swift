@@ -258,6 +258,25 @@ private func census(_ svg: String) throws -> SVGCensus {
         #expect(!svg.contains("nan") && !svg.contains("inf"))
     }
 
+    @Test func thinnedSamplesStayBoundedAndEvenlySpread() {
+        var samples = ThinnedSamples<Int>(capacity: 1000)
+        for i in 0..<1_000_000 { samples.append(i) }
+        #expect(samples.count == 1_000_000)
+        #expect(samples.kept.count == 977)                       // every 1024th
+        #expect(samples.kept.prefix(3) == [0, 1024, 2048])
+        var bands = ThinnedBands(capacity: 100)
+        for i in 0..<10_000 { bands.open(at: Double(i)); bands.close(at: Double(i) + 0.5) }
+        #expect(bands.bands.count <= 100 && bands.bands.count >= 50)
+        #expect(bands.bands.first?.lowerBound == 0 && bands.bands.last?.upperBound == 9_999.5)
+        // A NaN time opens or closes nothing (a range cannot hold it: it trapped).
+        bands.open(at: .nan)
+        #expect(bands.openSince == nil)
+        bands.open(at: 20_000)
+        bands.close(at: .nan)
+        bands.close(at: 20_001)
+        #expect(bands.bands.last == 20_000...20_001)
+    }
+
     @Test func scalesAndTicksOfAnyFiniteDomainStayFinite() {
         for (lo, hi) in [(-1e308, 1e308), (-Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude),
                          (1e308, 1e308), (5e-324, 5e-324), (0, 5e-324), (-1e308, -1e308), (1e300, 1e308)] {
