@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import MotionStreams
 import Testing
 @testable import MotionHost
 
@@ -256,6 +257,24 @@ private func census(_ svg: String) throws -> SVGCensus {
         #expect(numbers.count > 50)
         #expect(numbers.allSatisfy { $0.isFinite && abs($0) <= 1e6 })
         #expect(!svg.contains("nan") && !svg.contains("inf"))
+    }
+
+    /// Found by the plot fuzz target: every point at (1e308, 1e308) left the surface no extent
+    /// (padding by 0.8 changes nothing there), and 0 × ∞ pixels trapped converting to Int.
+    @Test(arguments: [[Point(x: 1e308, y: 1e308)],
+                      [Point(x: .greatestFiniteMagnitude, y: .greatestFiniteMagnitude)],
+                      [Point(x: -.greatestFiniteMagnitude, y: 5e-324), Point(x: -.greatestFiniteMagnitude, y: -5e-324)],
+                      [Point(x: 1e308, y: -1e308), Point(x: 1e308, y: 1e308)]])
+    func aSurfaceOfCoincidentHugeCoordinatesDrawsWithoutTrapping(points: [Point]) throws {
+        var trace = RunTrace(scriptPath: "s.lua", eventsPath: "e.jsonl", window: -Double.infinity...Double.infinity)
+        trace.strokes = [RunTrace.Stroke(id: 1, points: points, startsDown: true, endsUp: true)]
+        trace.series = [RunTrace.Series(name: "p", values: points.map { RunTrace.Line(t: 0, sample: .point($0)) },
+                                        count: points.count, activeBands: [])]
+        let c = try census(RunPlot.svg(trace))
+        #expect(c.classes["pointer-path"] == 1 && c.classes["emitted-path"] == 1)
+        let surface = try #require(c.attributesByClass["surface"]?.first)
+        #expect(Double(surface["width"]!)! > 0 && Double(surface["height"]!)! > 0)
+        #expect(attributeNumbers(c).allSatisfy { $0.isFinite && abs($0) <= 1e6 })
     }
 
     @Test func thinnedSamplesStayBoundedAndEvenlySpread() {
