@@ -82,7 +82,7 @@ struct TestCommand: ParsableCommand {
         // A report that cannot be written is bad usage, said before the batch, not after it.
         if let junit {
             do { try OutputFile.checkWritable(junit) } catch {
-                fputs("error: cannot write the JUnit report: \(error)\n", stderr)
+                fputs("error: cannot write the JUnit report \(junit): \(error.reason)\n", stderr)
                 throw ExitCode(2)
             }
         }
@@ -107,7 +107,7 @@ struct TestCommand: ParsableCommand {
             do {
                 try OutputFile.write(Array(JUnitReport.xml(report).utf8), to: junit)
             } catch {
-                fputs("error: cannot write the JUnit report: \(error)\n", stderr)
+                fputs("error: cannot write the JUnit report \(junit): \(error.reason)\n", stderr)
                 status = 2
             }
         }

@@ -71,12 +71,7 @@ import Glibc
         let folder = makeTemporaryFolder("out")
         let fifo = folder.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = ReceivedBytes()
-        let reader = Thread {
-            received.data = readAll(fifo)
-            received.done.signal()
-        }
-        reader.start()
+        let received = ReceivedBytes.reading(fifo)
         try OutputFile.write(Array(repeating: UInt8(ascii: "a"), count: 200_000), to: fifo)
         received.done.wait()
         #expect(received.data.count == 200_000)
@@ -132,6 +127,16 @@ private func readAll(_ path: String) -> Data {
 private final class ReceivedBytes: @unchecked Sendable {
     var data = Data()
     let done = DispatchSemaphore(value: 0)
+
+    /// Reads `fifo` on a thread of its own until its writer closes it; wait on `done`.
+    static func reading(_ fifo: String) -> ReceivedBytes {
+        let received = ReceivedBytes()
+        Thread {
+            received.data = readAll(fifo)
+            received.done.signal()
+        }.start()
+        return received
+    }
 }
 
 /// The commands use the rule: `plot -o FIFO` feeds the reader, `plot -o /dev/stdout` leaves the
@@ -142,12 +147,7 @@ private final class ReceivedBytes: @unchecked Sendable {
         _ = try Starter.write(into: folder.path)
         let fifo = folder.appendingPathComponent("plot.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = ReceivedBytes()
-        let reader = Thread {
-            received.data = readAll(fifo)
-            received.done.signal()
-        }
-        reader.start()
+        let received = ReceivedBytes.reading(fifo)
         let r = try runMotionscript(["plot", "drag.lua", "--events", "drag.events.jsonl", "-o", fifo], in: folder)
         received.done.wait()
         #expect(r.status == 0, "\(r.stderr)")
@@ -175,12 +175,7 @@ private final class ReceivedBytes: @unchecked Sendable {
         writeScenario("one", script: "motion.emit('n', 1)\n", expected: #"{"t":0,"name":"n","value":1}"# + "\n", in: folder)
         let fifo = folder.appendingPathComponent("junit.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = ReceivedBytes()
-        let reader = Thread {
-            received.data = readAll(fifo)
-            received.done.signal()
-        }
-        reader.start()
+        let received = ReceivedBytes.reading(fifo)
         let r = try runMotionscript(["test", "--junit", fifo, folder.path], in: folder)
         received.done.wait()
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")

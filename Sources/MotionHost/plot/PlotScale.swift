@@ -44,8 +44,10 @@ struct PlotScale {
         // Multiples of the step, rounded to its decimals: 3 × 0.1 reads 0.3, not 0.30000000000000004.
         let decimals = pow(10, max(0, -floor(log10(step))))
         var ticks: [Double] = []
-        while k * step <= domain.upperBound + step * 1e-9 && ticks.count < 50 {
+        while ticks.count < 50 {
             let value = k * step
+            // (upper + a little could round to infinity next to the largest double.)
+            guard value.isFinite, value - domain.upperBound <= step * 1e-9 else { break }
             ticks.append(decimals.isFinite && decimals < 1e15 ? (value * decimals).rounded() / decimals + 0 : value)
             k += 1
         }

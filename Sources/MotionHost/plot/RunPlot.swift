@@ -1,6 +1,5 @@
 import Foundation
 import MotionGestures
-import MotionLua
 import MotionStreams
 
 /// Draws a `RunTrace` as an SVG: the pointers' paths on the surface (with emitted points),
@@ -64,7 +63,8 @@ public enum RunPlot {
                  weight: "bold", className: "title")
         let ids = trace.pointerIDCount
         let window = trace.window.lowerBound.isFinite || trace.window.upperBound.isFinite
-            ? "window \(plotNumber(trace.startTime)) – \(plotNumber(trace.endTime)) s"
+            ? "window \(plotNumber(trace.window.lowerBound.isFinite ? trace.window.lowerBound : trace.startTime)) – "
+                + "\(plotNumber(trace.window.upperBound.isFinite ? trace.window.upperBound : trace.endTime)) s"
             : "input time 0 – \(plotNumber(trace.endTime)) s"
         doc.text("events: \((trace.eventsPath as NSString).lastPathComponent) · \(trace.pointerChanges) pointer changes, "
                  + "\(ids) pointer\(ids == 1 ? "" : "s") · \(window) · \(trace.lineCount) output lines",
@@ -101,19 +101,24 @@ public enum RunPlot {
             y += 30
             return
         }
-        // Half extents (finite for any finite coordinates), padded by 8 % of the larger.
-        let pad = max(maxX / 2 - minX / 2, maxY / 2 - minY / 2, 5) * 0.16
+        // Half extents (finite for any finite coordinates), padded by 8 % of the larger, and
+        // by enough to change numbers as large as these (next to 1e308, adding 0.8 changes nothing).
+        let magnitude = max(abs(minX), abs(maxX), abs(minY), abs(maxY))
+        let pad = max(maxX / 2 - minX / 2, maxY / 2 - minY / 2, 5, magnitude * 1e-9) * 0.16
         minX = max(minX - pad, -.greatestFiniteMagnitude); maxX = min(maxX + pad, .greatestFiniteMagnitude)
         minY = max(minY - pad, -.greatestFiniteMagnitude); maxY = min(maxY + pad, .greatestFiniteMagnitude)
         let halfX = maxX / 2 - minX / 2, halfY = maxY / 2 - minY / 2
         let plotWidth = width - left - right
-        let unit = min(plotWidth / halfX, 360 / halfY)  // pixels per half unit: the same across and down
-        let w = min(halfX * unit, plotWidth), h = min(halfY * unit, 360)
+        // Pixels per half unit: the same across and down. Never 0 × ∞: a side with no extent
+        // left (which the padding should prevent) is drawn at full size.
+        let unit = min(plotWidth / halfX, 360 / halfY)
+        let w = halfX > 0 && unit.isFinite ? min(halfX * unit, plotWidth) : plotWidth
+        let h = halfY > 0 && unit.isFinite ? min(halfY * unit, 360) : 360
         let x0 = left + (plotWidth - w) / 2, y0 = y
         let sx = PlotScale(domain: minX, maxX, range: x0, x0 + w)
         let sy = PlotScale(domain: minY, maxY, range: y0, y0 + h)
         doc.rect(x0, y0, w, h, fill: "#fafafa", stroke: "#999", className: "surface")
-        for tick in sx.ticks(max(3, Int(w / 70))) {
+        for tick in sx.ticks(max(3, Int(w / 70))) {  // w is in 0...820
             doc.line(sx(tick), y0, sx(tick), y0 + h, stroke: "#e3e3e3")
             doc.text(plotNumber(tick), x: sx(tick), y: y0 + h + 15, size: 11, anchor: "middle", fill: "#555")
         }
@@ -383,10 +388,20 @@ public enum RunPlot {
                                 st: PlotScale, y: Double, rows: Int, color: String, className: String) {
         let layout = LabelLayout.place(items.map { (st($0.t), truncated($0.label, 32)) }, rows: rows,
                                        right: width - 4)
+        // A marker merged into the one before (within a pixel) adds its line to that one's hover text.
+        var groups: [(placed: LabelLayout.Placed, titles: [String], more: Int)] = []
         for (item, placed) in zip(items, layout) {
-            guard let placed else { continue }
+            if let placed {
+                groups.append((placed, [item.title], 0))
+            } else if !groups.isEmpty {
+                if groups[groups.count - 1].titles.count < 8 { groups[groups.count - 1].titles.append(item.title) }
+                else { groups[groups.count - 1].more += 1 }
+            }
+        }
+        for group in groups {
+            let placed = group.placed
             doc.open("g", [("class", className)])
-            doc.element("title", [], text: item.title)
+            doc.element("title", [], text: (group.titles + (group.more > 0 ? ["… \(group.more) more"] : [])).joined(separator: "\n"))
             doc.line(placed.x, y, placed.x, y + Double(rows) * 13, stroke: color, width: 1.5)
             if let row = placed.row, let text = placed.text {
                 doc.text(text, x: placed.leftOfMarker ? placed.x - 3 : placed.x + 3, y: y + 10 + Double(row) * 13, size: 10,

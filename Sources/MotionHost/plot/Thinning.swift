@@ -46,12 +46,13 @@ struct ThinnedBands {
         self.capacity = capacity
     }
 
+    /// A NaN time opens or closes nothing (a range cannot hold it).
     mutating func open(at t: Double) {
-        if openSince == nil { openSince = t }
+        if openSince == nil, !t.isNaN { openSince = t }
     }
 
     mutating func close(at t: Double) {
-        guard let start = openSince else { return }
+        guard let start = openSince, !t.isNaN else { return }
         openSince = nil
         if bands.count == capacity {
             bands = Swift.stride(from: 0, to: bands.count, by: 2).map { i in
