@@ -1,4 +1,5 @@
 import MotionActions
+import MotionGestures
 import MotionInput
 import MotionLua
 
@@ -32,6 +33,11 @@ public struct RunOptions {
     public var watchdog: Watchdog?
     /// Whether actions (keys, mouse, exec) are performed or only written as output lines.
     public var actions = ActionHost.outputOnly()
+    /// `--app NAME`: the focused application for the whole run (no provider, app lines ignored).
+    public var app: String?
+    /// `--app-provider NAME` (sway, hyprland, x11, none); nil: chosen from the environment.
+    /// Live runs only: a replay's focus comes from its app lines.
+    public var appProvider: String?
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -56,6 +62,7 @@ public enum Runner {
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: source)
+        fixApp(of: runtime, options)
         runtime.setTimeout(options.timeout)
         try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
@@ -94,6 +101,11 @@ public enum Runner {
     /// The error of a run interrupted between frames, where no Lua code was running.
     static func interrupted(_ runtime: LuaRuntime) -> ScriptError {
         ScriptError(.runtime, "\(runtime.scriptPath): interrupted (input time \(JSONText.number(runtime.time)) s)")
+    }
+
+    /// `--app NAME`: the application `apps =` is decided against for the whole run.
+    public static func fixApp(of runtime: LuaRuntime, _ options: RunOptions) {
+        if let app = options.app { runtime.fixFocusedApp(AppInfo(id: app)) }
     }
 
     /// `motion.screen.width/height`: the surface positions are mapped onto (`--surface WxH`, or
@@ -149,6 +161,7 @@ public enum Runner {
         defer { runtime.close() }
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: device.firstDevice)
+        fixApp(of: runtime, options)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
         // The setup's lines leave before the first wait for input.

@@ -65,6 +65,28 @@ public final class LuaRuntime {
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
         gate.owner = self
+        dispatcher.focus.onUndecidable = { [unowned self] in
+            output.log("warning: \(scriptPath): the focused application is unknown (no desktop provider, no app line in the events, no --app): recognizers with 'apps' do not begin")
+        }
+        dispatcher.focus.addListener { [unowned self] app in
+            if writesFocusChanges { output.emit(t: time, app: AppFunctions.value(of: app)) }
+        }
+    }
+
+    /// Whether each focus change is an output line (`{"t":…,"app":…}`), so a live run's output
+    /// shows what `apps =` was decided against and a replay of it writes the same lines.
+    public var writesFocusChanges = true
+
+    /// The focused application changed (a desktop provider's report): like an event file's
+    /// app line, at the current input time. See `AppFocus`.
+    public func setFocusedApp(_ app: AppInfo?) {
+        guard !isClosed else { return }
+        dispatcher.focus.set(app)
+    }
+
+    /// `--app NAME`: the focused application for the whole run (later changes are ignored).
+    public func fixFocusedApp(_ app: AppInfo?) {
+        dispatcher.focus.fix(app)
     }
 
     deinit {
@@ -135,6 +157,8 @@ public final class LuaRuntime {
 
     /// `devices` of the recognizer options being read, for the recognizer about to be added.
     var pendingDevices: [String]?
+    /// `apps` of the recognizer options being read, likewise.
+    var pendingApps: AppFilter?
 
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { isClosed ? 0 : Int(ms_memoryused(mainState)) }

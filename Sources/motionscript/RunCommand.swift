@@ -53,6 +53,12 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = 0
 
+    @Option(help: "The focused application for the whole run (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
+    var app: String?
+
+    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    var appProvider: String?
+
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
     var sandbox = false
 
@@ -75,6 +81,10 @@ struct RunCommand: ParsableCommand {
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
+        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        if let appProvider, !["sway", "i3", "hyprland", "x11", "none"].contains(appProvider) {
+            throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+        }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
@@ -95,6 +105,8 @@ struct RunCommand: ParsableCommand {
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
+        options.app = app
+        options.appProvider = appProvider
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
         options.actions = ActionHost(performs: !sandbox && (act || (!device.isEmpty && !dryRun)), device: UinputDevice(path: uinput))

@@ -36,7 +36,7 @@ import Testing
         let r = try runMotionscript(["test", "README.md"])
         #expect(r.stderr == """
             error: not a Lua script or folder: README.md
-            Usage: motionscript test [<paths> ...] [--jobs <jobs>] [--update] [--junit <junit>] [--shard <shard>] [--filter <filter>] [--timeout <timeout>] [--memory <memory>] [--trusted] [--surface <surface>] [--axes <axes>]
+            Usage: motionscript test [<paths> ...] [--jobs <jobs>] [--update] [--junit <junit>] [--shard <shard>] [--filter <filter>] [--timeout <timeout>] [--memory <memory>] [--trusted] [--surface <surface>] [--axes <axes>] [--app <app>]
               See 'motionscript test --help' for more information.
 
             """)

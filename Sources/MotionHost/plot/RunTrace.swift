@@ -96,6 +96,9 @@ private final class TraceOutput: MotionOutput {
         forward?.emit(t: t, name: name, state: state)
     }
 
+    /// Focus changes are not plotted; the forwarded output still has them.
+    func emit(t: Double, app: MotionValue) { forward?.emit(t: t, app: app) }
+
     func log(_ line: String) { forward?.log(line) }
 }
 

@@ -1,3 +1,4 @@
+import MotionGestures
 import MotionInput
 import MotionLua
 
@@ -36,11 +37,13 @@ enum ScenarioExecution {
     /// Runs the script over the events; its output goes to `send` in chunks of whole lines.
     static func run(_ job: ScenarioJob, send: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) throws {
         let input = try ScenarioSurface.options(for: job.script, base: job.input)
+        let app = try ScenarioSurface.app(for: job.script) ?? (job.app.isEmpty ? nil : job.app)
         let source = try Runner.openEvents(path: job.events, options: input)
         let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes, send: send)
         let runtime = try makeRuntime(for: job, output: output)
         defer { runtime.close() }
         Runner.setScreen(of: runtime, input, source: source)
+        if let app { runtime.fixFocusedApp(AppInfo(id: app)) }
         // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
         output.onOverflow = { [unowned runtime, unowned output] in
             runtime.setTimeout(1e-9)

@@ -13,6 +13,8 @@ struct ScenarioJob: Equatable {
     var sandbox: Bool
     /// `test --surface/--axes` (a scenario's own declarations are read by the worker).
     var input: EventFileOptions
+    /// `test --app NAME` (empty: none; a scenario's `-- app:` declaration wins).
+    var app = ""
 
     init(script: String, events: String, options: ScenarioOptions) {
         self.script = script
@@ -23,12 +25,13 @@ struct ScenarioJob: Equatable {
         maxOutputBytes = options.maxOutputBytes
         sandbox = options.sandbox
         input = options.input
+        app = options.app ?? ""
     }
 
     var fields: [String] {
         ["run", "script", script, "events", events, "timeout", "\(timeout)", "memory", "\(memoryLimit)",
          "lines", "\(maxOutputLines)", "bytes", "\(maxOutputBytes)", "sandbox", sandbox ? "1" : "0",
-         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes)]
+         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes), "app", app]
     }
 
     init?(fields: [String]) {
@@ -48,6 +51,7 @@ struct ScenarioJob: Equatable {
         maxOutputBytes = bytes
         self.sandbox = sandbox == "1"
         self.input = input
+        app = values["app"] ?? ""
     }
 
     /// `WxH` (doubles print so they read back the same), `mm`, or empty.
