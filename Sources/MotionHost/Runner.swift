@@ -172,8 +172,20 @@ public enum Runner {
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
         let loop = LiveLoop(device: device)
+        // The focused application (`apps =`): the provider's socket in the hub's one wait.
+        let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in
+            try LiveFocus(tracker: tracker, device: device) { app in
+                try bounded(options, runtime) { runtime.setFocusedApp(app) }
+            }
+        } : nil
+        defer { focus?.close() }
+        loop.hostDue = { focus?.secondsUntilDue }
+        let lines = output as? JSONLinesOutput
         // A frame's lines leave together in one write as soon as its work is done.
-        if let lines = output as? JSONLinesOutput { loop.afterStep = { lines.flush() } }
+        loop.afterStep = {
+            try focus?.pollIfDue()
+            lines?.flush()
+        }
         let reason = try loop.run(BoundedLiveTarget(runtime: runtime, options: options))
         return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }
