@@ -181,6 +181,8 @@ public enum Runner {
         defer { focus?.close() }
         loop.hostDue = { focus?.secondsUntilDue }
         let lines = output as? JSONLinesOutput
+        // The focus at connection leaves before the first wait, as the setup's lines do.
+        lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
         loop.afterStep = {
             try focus?.pollIfDue()
