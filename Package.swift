@@ -64,7 +64,7 @@ let package = Package(
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionActions", "MotionDesktop", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
