@@ -1,12 +1,13 @@
 """scripts/test-desktop's driver: runs `motionscript run` on a FIFO device under a desktop and
 checks that a swipe fires the binding of the focused application only, that switching the focus
-switches the binding, and (with --restart) that a compositor restart is survived.
+switches the binding, and (given RESTART) that a compositor restart is survived.
 
     desktop-check.py MOTIONSCRIPT PROVIDER APP_A APP_B FOCUS_A FOCUS_B [RESTART]
 
 FOCUS_A / FOCUS_B / RESTART are shell commands (focus a window; restart the compositor and
-focus APP_A again). Each step waits for the app line motionscript writes at the focus change
-before feeding the next swipe: no sleeps decide the order."""
+focus APP_A again). DESKTOP_CHECK_ARGS adds arguments to `run` (e.g. --watch). Each step
+waits for the app line motionscript writes at the focus change before feeding the next swipe:
+no sleeps decide the order."""
 import json, os, queue, struct, subprocess, sys, tempfile, threading, time
 
 binary, provider, app_a, app_b, focus_a, focus_b = sys.argv[1:7]
@@ -25,7 +26,7 @@ end
 fifo = os.path.join(work, "device")
 os.mkfifo(fifo)
 proc = subprocess.Popen([binary, "run", script, "--device", fifo, "--axes", "0:1000,0:1000",
-                         "--app-provider", provider, "--dry-run"],
+                         "--app-provider", provider, "--dry-run"] + os.environ.get("DESKTOP_CHECK_ARGS", "").split(),
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 lines = queue.Queue()
 threading.Thread(target=lambda: [lines.put(json.loads(l)) for l in proc.stdout], daemon=True).start()
@@ -73,7 +74,7 @@ def focus_then_swipe(command, name, tracking):
     line = expect_line(f"swipe for {name}", lambda l: l.get("name") == "swipe")
     if line["value"]["binding"] != name or line["value"]["app"].lower() != name.lower():
         fail(f"focused {name}, the swipe fired {line['value']}")
-    print(f"test-desktop ({provider}): {name} focused: its binding fired ({line['value']})")
+    print(f"test-desktop ({provider}{' ' + os.environ['DESKTOP_CHECK_ARGS'] if os.environ.get('DESKTOP_CHECK_ARGS') else ''}): {name} focused: its binding fired ({line['value']})")
 
 focus_then_swipe(focus_a, app_a, 1)
 focus_then_swipe(focus_b, app_b, 2)
