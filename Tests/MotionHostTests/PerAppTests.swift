@@ -67,3 +67,44 @@ import MotionLua
         }
     }
 }
+
+/// `test --app` and a scenario's `-- app:` line.
+@Suite struct PerAppScenarioTests {
+    private let script = """
+        local s = motion.swipe{apps = "firefox"}
+        motion.gesture(s):subscribe(function(g) if g.state == "recognized" then motion.emit("swipe", g.app.id) end end)
+        """
+    private let events = """
+        {"t":0,"id":1,"phase":"down","x":0,"y":0}
+        {"t":0.1,"id":1,"phase":"up","x":200,"y":0}
+
+        """
+
+    @Test func aScenarioLineOrTestsOptionFixesTheAppAndTheLineWins() throws {
+        let folder = makeTemporaryFolder("app-scenarios")
+        writeFile("-- app: Firefox\n" + script, "declared.lua", in: folder)
+        writeFile(events, "declared.events.jsonl", in: folder)
+        writeFile(#"{"t":0.1,"name":"swipe","value":"Firefox"}"# + "\n", "declared.expected.jsonl", in: folder)
+        writeFile(script, "option.lua", in: folder)
+        writeFile(events, "option.events.jsonl", in: folder)
+        writeFile(#"{"t":0.1,"name":"swipe","value":"firefox"}"# + "\n", "option.expected.jsonl", in: folder)
+        var options = workerOptions()
+        options.app = "firefox"
+        let report = try ScenarioBatch(paths: [folder.path], options: options).run()
+        #expect(report.lines.last == "2 passed, 0 failed")
+        // Without the option the undeclared one never swipes; with another app the declaration still wins.
+        options.app = "kitty"
+        let kitty = try ScenarioBatch(paths: [folder.path], options: options).run()
+        #expect(kitty.results.map { "\($0.scenario.name) \($0.passed)" } == ["declared true", "option false"])
+    }
+
+    @Test func anEmptyAppDeclarationIsAnErrorNamingItsLine() throws {
+        let folder = makeTemporaryFolder("app-scenario-bad")
+        writeFile("-- app:\n" + script, "bad.lua", in: folder)
+        writeFile(events, "bad.events.jsonl", in: folder)
+        writeFile("", "bad.expected.jsonl", in: folder)
+        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
+        #expect(report.results.first?.failureMessage?.contains("bad.lua:1: app needs a name") == true,
+                "\(report.results.first?.failureMessage ?? "")")
+    }
+}
