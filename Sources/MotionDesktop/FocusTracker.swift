@@ -6,6 +6,10 @@ import MotionGestures
 /// every script (`LuaRuntime.setFocusedApp`). It never blocks on the desktop and never ends
 /// the run: a lost connection is a warning, and the tracker reconnects (the compositor
 /// restarted), the new connection reporting the focus at once.
+///
+/// One tracker serves every script of a process: a host running several hands each change to
+/// each, and a script started later the focus known so far (`setFocusedApp(current)` when
+/// `isKnown`). `MotionHost.LiveFocus` puts it in a live input hub's wait.
 public final class FocusTracker {
     public let source: FocusSource
     /// The last focus reported (nil: none, or not known yet; see `isKnown`).

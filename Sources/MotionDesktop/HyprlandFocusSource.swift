@@ -33,12 +33,10 @@ public final class HyprlandFocusSource: FocusSource {
         buffer.removeAll(keepingCapacity: true)
         try socket.readAvailable(into: &buffer)
         try events.append(buffer)
-        let changes = pendingInitial + events.focusChanges()
-        pendingInitial = []
-        return changes
+        return events.focusChanges()
     }
 
-    /// The focus at connection, reported with the first read (the tracker reads right after connecting).
+    /// The focus at connection (the tracker asks right after connecting).
     public func refresh() throws -> [AppInfo?] {
         let initial = pendingInitial
         pendingInitial = []

@@ -45,7 +45,7 @@ public final class X11FocusSource: FocusSource {
         atoms.wmName = intern("_NET_WM_NAME")
         atoms.utf8String = intern("UTF8_STRING")
         atoms.wmPid = intern("_NET_WM_PID")
-        select(PropertyChange: root)
+        watchProperties(of: root)
         ewmh = property(root, atoms.activeWindow, type: xcb_atom_t(XCB_ATOM_WINDOW.rawValue)) != nil
         last = nil
         xcb_flush(c)
@@ -98,9 +98,9 @@ public final class X11FocusSource: FocusSource {
         }
         if window <= 1 { window = 0 }  // None, PointerRoot
         if window != active {
-            if active != 0 { select(PropertyChange: active, on: false) }
+            if active != 0 { watchProperties(of: active, on: false) }
             active = window
-            if window != 0 { select(PropertyChange: window) }
+            if window != 0 { watchProperties(of: window) }
             xcb_flush(c)
         }
         guard xcb_connection_has_error(c) == 0 else { throw FocusError("the X server closed the connection") }
@@ -154,7 +154,8 @@ public final class X11FocusSource: FocusSource {
         return reply?.pointee.atom ?? 0
     }
 
-    private func select(PropertyChange window: xcb_window_t, on: Bool = true) {
+    /// Asks for (or stops) PropertyNotify events of `window`.
+    private func watchProperties(of window: xcb_window_t, on: Bool = true) {
         guard let c = connection else { return }
         var mask: UInt32 = on ? XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue : 0
         xcb_change_window_attributes(c, window, XCB_CW_EVENT_MASK.rawValue, &mask)

@@ -40,50 +40,42 @@ struct Options {
 
     /// `devices = "touchpad"` or `{"touchscreen", "name=Wacom*"}`: nil when absent.
     private static func devices(_ call: LuaCall, at index: Int32, for function: String) throws -> [String]? {
-        let lua = call.lua
-        lua.getField("devices", in: index)
-        defer { lua.pop() }
-        if lua.isNoneOrNil(-1) { return nil }
-        let bad = LuaBindingError("\(function): option 'devices' must be a device kind (touchpad, touchscreen, mouse, other) or name glob, or a list of them, got \(lua.typeName(at: -1))")
-        if let one = lua.string(at: -1), lua_type(lua.L, -1) == LUA_TSTRING { return [one] }
-        guard lua.isTable(-1) else { throw bad }
-        var list: [String] = []
-        let count = lua_rawlen(lua.L, -1)
-        guard count > 0, count <= 64 else { throw bad }
-        for i in 1...Int(count) {
-            lua_rawgeti(lua.L, -1, lua_Integer(i))
-            defer { lua.pop() }
-            guard lua_type(lua.L, -1) == LUA_TSTRING, let s = lua.string(at: -1) else { throw bad }
-            list.append(s)
+        try names("devices", call, at: index) {
+            LuaBindingError("\(function): option 'devices' must be a device kind (touchpad, touchscreen, mouse, other) or name glob, or a list of them, got \($0)")
         }
-        return list
     }
 
     /// `apps = "firefox"`, `{"firefox", "chromium"}` or `"!kitty"` (see `AppFilter`): nil when absent.
     private static func apps(_ call: LuaCall, at index: Int32, for function: String) throws -> AppFilter? {
-        let lua = call.lua
-        lua.getField("apps", in: index)
-        defer { lua.pop() }
-        if lua.isNoneOrNil(-1) { return nil }
-        let bad = LuaBindingError("\(function): option 'apps' must be an application name (a leading '!' excludes it) or a list of them, got \(lua.typeName(at: -1))")
-        var names: [String] = []
-        if lua_type(lua.L, -1) == LUA_TSTRING, let one = lua.string(at: -1) {
-            names = [one]
-        } else {
-            guard lua.isTable(-1) else { throw bad }
-            let count = lua_rawlen(lua.L, -1)
-            guard count > 0, count <= 64 else { throw bad }
-            for i in 1...Int(count) {
-                lua_rawgeti(lua.L, -1, lua_Integer(i))
-                defer { lua.pop() }
-                guard lua_type(lua.L, -1) == LUA_TSTRING, let s = lua.string(at: -1) else { throw bad }
-                names.append(s)
-            }
+        let names = try names("apps", call, at: index) {
+            LuaBindingError("\(function): option 'apps' must be an application name (a leading '!' excludes it) or a list of them, got \($0)")
         }
+        guard let names else { return nil }
         guard let filter = AppFilter(names) else {
             throw LuaBindingError("\(function): option 'apps' has an empty application name")
         }
         return filter
+    }
+
+    /// A string or a list of 1 to 64 strings under `key`; nil when absent; `bad(type name)` otherwise.
+    private static func names(_ key: String, _ call: LuaCall, at index: Int32,
+                              bad: (String) -> LuaBindingError) throws -> [String]? {
+        let lua = call.lua
+        lua.getField(key, in: index)
+        defer { lua.pop() }
+        if lua.isNoneOrNil(-1) { return nil }
+        if let one = lua.string(at: -1), lua_type(lua.L, -1) == LUA_TSTRING { return [one] }
+        guard lua.isTable(-1) else { throw bad(lua.typeName(at: -1)) }
+        var list: [String] = []
+        let count = lua_rawlen(lua.L, -1)
+        guard count > 0, count <= 64 else { throw bad(lua.typeName(at: -1)) }
+        for i in 1...Int(count) {
+            lua_rawgeti(lua.L, -1, lua_Integer(i))
+            defer { lua.pop() }
+            guard lua_type(lua.L, -1) == LUA_TSTRING, let s = lua.string(at: -1) else { throw bad("table") }
+            list.append(s)
+        }
+        return list
     }
 
     func withField<T>(_ key: String, _ body: () throws -> T?) rethrows -> T? {
