@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import MotionActions
+import MotionDesktop
 import MotionHost
 import MotionInput
 import MotionLua
@@ -82,8 +83,12 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
         if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
-        if let appProvider, !["sway", "i3", "hyprland", "x11", "none"].contains(appProvider) {
-            throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+        if let appProvider {
+            guard FocusProviderChoice.names.contains(appProvider) else {
+                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+            }
+            if device.isEmpty { throw ValidationError("--app-provider needs --device (a replay's focused application comes from its app lines or --app)") }
+            if app != nil { throw ValidationError("use --app or --app-provider, not both") }
         }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
