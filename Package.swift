@@ -42,6 +42,8 @@ let package = Package(
         // The only C code: the trampoline that raises Lua errors after Swift returned,
         // the capped allocator and the timeout hook.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
+        // libxcb (Debian: libxcb1-dev), for the X11 focus provider: a header, no code.
+        .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         // Pure-Swift streams core: no Lua, no I/O.
         .target(name: "MotionStreams", swiftSettings: libraryHotPath),
         // Pointer model, elements, recognizers, gesture sources and operators.
@@ -53,20 +55,23 @@ let package = Package(
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
+        // The focused application from the desktop (sway/i3, Hyprland, X11), for `apps =`.
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB"]),
         // The run loop, output writer and commands' logic.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions", "MotionDesktop"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionActions", "MotionDesktop", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),

@@ -31,6 +31,9 @@ public struct GestureValue: Sendable, Equatable {
     /// How far a swipe went from where it started, screen units (swipe); its mean speed is
     /// `scalarVelocity`.
     public var distance: Double = 0
+    /// The focused application when the gesture began, as its `AppFocus.serial` (0: none
+    /// known); `AppFocus.app(serial:)` gives the app. An integer keeps the value a plain struct.
+    public var appSerial: Int = 0
 
     /// A snapshot; recognizers fill in what their kind measures.
     public init(kind: GestureKind, state: GestureState = .possible, t: Double = 0, pointers: Int = 0,

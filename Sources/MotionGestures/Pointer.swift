@@ -47,11 +47,22 @@ public struct Frame: Sendable, Equatable {
     public var t: Double
     /// The changes, in input order.
     public var events: [PointerEvent]
+    /// A change of the focused application at `t` (an event file's app line, a desktop
+    /// provider): such a frame has no events. The dispatcher applies it before recognizers see
+    /// the frame.
+    public var focus: FocusChange?
 
     /// A frame at input time `t`.
     public init(t: Double, events: [PointerEvent]) {
         self.t = t
         self.events = events
+    }
+
+    /// A frame that only changes the focused application.
+    public init(t: Double, focus: FocusChange) {
+        self.t = t
+        self.events = []
+        self.focus = focus
     }
 }
 

@@ -21,6 +21,9 @@ public final class PointerDispatcher {
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
     private var pointerListeners = ListenerList<(PointerEvent) -> Void>()
+    /// The focused application, shared by every recognizer added (their `apps =`); frames
+    /// carrying a focus change set it.
+    public let focus = AppFocus()
 
     /// A dispatcher driving `clock`.
     public init(clock: InputClock = InputClock()) {
@@ -31,11 +34,13 @@ public final class PointerDispatcher {
     public func add(_ recognizer: GestureRecognizer) {
         recognizers.append(recognizer)
         reached.append(Unmanaged.passUnretained(recognizer))
+        recognizer.focus = focus
     }
 
     /// Advances time to the frame's and hands it to every recognizer, then to pointer listeners.
     public func dispatch(_ frame: Frame) {
         advance(to: frame.t)
+        if let change = frame.focus { focus.set(change.app) }
         let count = reached.count
         var i = 0
         while i < count {

@@ -60,6 +60,12 @@ public final class JSONLinesOutput: MotionOutput, ReloadMarking {
         write()
     }
 
+    public func emit(t: Double, app: MotionValue) {
+        writer.reset()
+        writer.appLine(t: t, app: app)
+        write()
+    }
+
     public func log(_ line: String) {
         StandardError.line(line)
     }
@@ -104,6 +110,12 @@ public final class CollectedOutput: MotionOutput, ReloadMarking {
     public func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
         writer.reset()
         writer.actionLine(t: t, action: action, fields: fields)
+        append()
+    }
+
+    public func emit(t: Double, app: MotionValue) {
+        writer.reset()
+        writer.appLine(t: t, app: app)
         append()
     }
 

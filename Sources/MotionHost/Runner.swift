@@ -1,4 +1,5 @@
 import MotionActions
+import MotionGestures
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
@@ -35,6 +36,11 @@ public struct RunOptions {
     public var watchdog: Watchdog?
     /// Whether actions (keys, mouse, exec) are performed or only written as output lines.
     public var actions = ActionHost.outputOnly()
+    /// `--app NAME`: the focused application for the whole run (no provider, app lines ignored).
+    public var app: String?
+    /// `--app-provider NAME` (sway, hyprland, x11, none); nil: chosen from the environment.
+    /// Live runs only: a replay's focus comes from its app lines.
+    public var appProvider: String?
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -61,6 +67,7 @@ public enum Runner {
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: source)
+        fixApp(of: runtime, options)
         runtime.setTimeout(options.timeout)
         try readScriptIfStream(runtime)
         try runtime.load(arguments: options.scriptArguments)
@@ -122,6 +129,11 @@ public enum Runner {
         ScriptError(.runtime, "\(runtime.scriptPath): interrupted (input time \(JSONText.number(runtime.time)) s)")
     }
 
+    /// `--app NAME`: the application `apps =` is decided against for the whole run.
+    public static func fixApp(of runtime: LuaRuntime, _ options: RunOptions) {
+        if let app = options.app { runtime.fixFocusedApp(AppInfo(id: app)) }
+    }
+
     /// `motion.screen.width/height`: the surface positions are mapped onto (`--surface WxH`, or
     /// the device's size in millimetres for `--surface mm`); infinite in raw units.
     public static func setScreen(of runtime: LuaRuntime, _ input: EventFileOptions, source: AnyObject?) {
@@ -175,6 +187,7 @@ public enum Runner {
         defer { runtime.close() }
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: device.firstDevice)
+        fixApp(of: runtime, options)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
         try readScriptIfStream(runtime)
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
@@ -187,8 +200,22 @@ public enum Runner {
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
         let loop = LiveLoop(device: device)
+        // The focused application (`apps =`): the provider's socket in the hub's one wait.
+        let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in
+            try LiveFocus(tracker: tracker, device: device) { app in
+                try bounded(options, runtime) { runtime.setFocusedApp(app) }
+            }
+        } : nil
+        defer { focus?.close() }
+        loop.hostDue = { focus?.secondsUntilDue }
+        let lines = output as? JSONLinesOutput
+        // The focus at connection leaves before the first wait, as the setup's lines do.
+        lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
-        if let lines = output as? JSONLinesOutput { loop.afterStep = { lines.flush() } }
+        loop.afterStep = {
+            try focus?.pollIfDue()
+            lines?.flush()
+        }
         let reason = try loop.run(BoundedLiveTarget(runtime: runtime, options: options))
         return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }

@@ -1,6 +1,6 @@
 /// A parser for one JSON object per line (`{"t":0.0,"id":1,"phase":"down",...}`): numbers,
 /// strings, booleans and null as values; nested objects and arrays are checked for balance and
-/// handed out as `.nested` without their content (the reader ignores extra fields). Anything else
+/// handed out as `.nested` with their bytes, unparsed (the reader ignores extra fields). Anything else
 /// is an error with a reason.
 /// It reads the line's bytes in place: keys and strings are handed out as bytes (valid during
 /// the callback) and plain decimals are converted exactly without strtod, so a line costs no heap
@@ -26,7 +26,8 @@ struct FlatJSON {
         case string(Text)
         case bool(Bool)
         case null
-        case nested
+        /// A nested object or array: its bytes, brackets included, for a caller that reads it.
+        case nested(Text)
     }
 
     struct Failure: Error {
@@ -171,8 +172,9 @@ struct FlatJSON {
         switch bytes[i] {
         case 34: return .string(try string())
         case 123, 91:
+            let start = i
             try skipNested()
-            return .nested
+            return .nested(Text(bytes: UnsafeBufferPointer(rebasing: bytes[start..<i])))
         case 116: if word("true") { return .bool(true) }
         case 102: if word("false") { return .bool(false) }
         case 110: if word("null") { return .null }

@@ -2,10 +2,17 @@ import MotionGestures
 
 /// Reads the JSON Lines event format: one pointer change a line,
 /// `{"t":0.0,"id":1,"phase":"down","x":100,"y":200}`; lines with equal `t` form one frame.
-/// Blank lines are skipped. Errors carry `file:line`.
+/// A line `{"t":1.5,"app":{"id":"firefox","title":"…"}}` (or `"app":"firefox"`, or
+/// `"app":null` for no focused window) is a change of the focused application: a frame of its
+/// own (`Frame.focus`). Blank lines are skipped. Errors carry `file:line`.
 public final class JSONLinesReader: FrameSource {
     private let reader: LineReader
-    private var pending: (event: PointerEvent, line: Int)?
+    /// What one line holds.
+    enum Item {
+        case event(PointerEvent)
+        case app(t: Double, app: AppInfo?)
+    }
+    private var pending: Item?
     private var firstTime: Double?
     private var lastTime = -Double.infinity
     /// Pointers down now, with their last position (for the final cancel).
@@ -37,26 +44,42 @@ public final class JSONLinesReader: FrameSource {
     public var path: String { reader.path }
 
     public func nextFrame() throws -> Frame? {
-        guard let first = try pending ?? nextEvent() else { return finalCancel() }
-        if frameCount > 0 { smallestStep = min(smallestStep, first.event.t - previousFrameTime) }
-        previousFrameTime = first.event.t
-        frameCount += 1
+        let first: Item
+        if let held = pending {
+            first = held
+            frameLine = pendingLine
+        } else if let item = try nextItem() {
+            first = item
+            frameLine = itemLine
+        } else {
+            return finalCancel()
+        }
         pending = nil
-        frameLine = first.line
+        guard case .event(let event) = first else {
+            if case .app(let t, let app) = first { return Frame(t: t, focus: FocusChange(app: app)) }
+            return nil
+        }
+        if frameCount > 0 { smallestStep = min(smallestStep, event.t - previousFrameTime) }
+        previousFrameTime = event.t
+        frameCount += 1
         events.removeAll(keepingCapacity: true)
-        events.append(first.event)
-        while let next = try nextEvent() {
-            if next.event.t == first.event.t {
-                events.append(next.event)
+        events.append(event)
+        while let next = try nextItem() {
+            if case .event(let other) = next, other.t == event.t {
+                events.append(other)
             } else {
                 pending = next
+                pendingLine = itemLine
                 break
             }
         }
-        return Frame(t: first.event.t, events: events)
+        return Frame(t: event.t, events: events)
     }
 
     private var previousFrameTime = 0.0
+    /// The line of the item `nextItem` returned last, and of the one held in `pending`.
+    private var itemLine = 0
+    private var pendingLine = 0
 
     /// Frames of pointer input come 4 to 20 ms apart; when every step between frames is 4 or
     /// more, `t` was most likely written in milliseconds (it is in seconds). Nil otherwise.
@@ -78,20 +101,27 @@ public final class JSONLinesReader: FrameSource {
         return Frame(t: t, events: events)
     }
 
-    private func nextEvent() throws -> (event: PointerEvent, line: Int)? {
+    private func nextItem() throws -> Item? {
         while let bytes = try reader.next() {
             if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
-            var event = try parse(bytes)
+            let item = try parse(bytes)
             let line = reader.lineNumber
-            if event.t < lastTime {
-                throw InputError(file: path, line: line, "time goes backwards: t=\(event.t) after t=\(lastTime)")
+            itemLine = line
+            let lineTime: Double
+            switch item {
+            case .event(let event): lineTime = event.t
+            case .app(let t, _): lineTime = t
             }
-            if firstTime == nil { firstTime = event.t }
-            let t = event.t - firstTime!
+            if lineTime < lastTime {
+                throw InputError(file: path, line: line, "time goes backwards: t=\(lineTime) after t=\(lastTime)")
+            }
+            if firstTime == nil { firstTime = lineTime }
+            let t = lineTime - firstTime!
             if let problem = InputTime.problem(t, after: 0) {
                 throw InputError(file: path, line: line, problem)
             }
-            lastTime = event.t
+            lastTime = lineTime
+            guard case .event(var event) = item else { return .app(t: t, app: item.app) }
             event.t = t
             switch event.phase {
             case .down:
@@ -117,7 +147,7 @@ public final class JSONLinesReader: FrameSource {
                     throw InputError(file: path, line: line, "\(event.phase.rawValue) for pointer \(event.id), which is not down")
                 }
             }
-            return (event, line)
+            return .event(event)
         }
         return nil
     }
@@ -126,21 +156,47 @@ public final class JSONLinesReader: FrameSource {
         throw FlatJSON.Failure(message: "field \"\(field)\" must be a number")
     }
 
-    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> PointerEvent {
-        let f = try JSONLinesEventLine.parse(bytes) ?? parseGenerally(bytes)
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Item {
+        let f: JSONLinesFields
+        if let fast = JSONLinesEventLine.parse(bytes) {
+            f = fast
+        } else {
+            switch try parseGenerally(bytes) {
+            case .fields(let fields): f = fields
+            case .app(let t, let app): return .app(t: t, app: app)
+            }
+        }
         guard f.id == f.id.rounded(), abs(f.id) < 1e15 else {
             throw InputError(file: path, line: reader.lineNumber, "field \"id\" must be an integer")
         }
-        return PointerEvent(t: f.t, id: Int(f.id), phase: f.phase, x: f.x, y: f.y)
+        return .event(PointerEvent(t: f.t, id: Int(f.id), phase: f.phase, x: f.x, y: f.y))
     }
 
-    /// Any object: extra fields, escapes, exponents; every error with its reason.
-    func parseGenerally(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONLinesFields {
+    enum GeneralLine: Equatable {
+        case fields(JSONLinesFields)
+        case app(t: Double, app: AppInfo?)
+
+        /// A pointer event's fields (nil for an app line).
+        var fields: JSONLinesFields? {
+            if case .fields(let f) = self { return f }
+            return nil
+        }
+    }
+
+    /// Any object: extra fields, escapes, exponents, app lines; every error with its reason.
+    func parseGenerally(_ bytes: UnsafeBufferPointer<UInt8>) throws -> GeneralLine {
         var t: Double?, id: Double?, x: Double?, y: Double?
         var phase: PointerPhase?
+        var isAppLine = false
+        var app: AppInfo?
         let line = reader.lineNumber
         do {
             try FlatJSON.parse(bytes) { key, value in
+                if key.equals("app") {
+                    isAppLine = true
+                    app = try AppLineField.app(value)
+                    return
+                }
                 let number: Double?
                 if case .number(let v) = value { number = v } else { number = nil }
                 if key.equals("t") {
@@ -168,6 +224,10 @@ public final class JSONLinesReader: FrameSource {
         } catch let failure as FlatJSON.Failure {
             throw InputError(file: path, line: line, failure.message)
         }
+        if isAppLine {
+            guard let t else { throw InputError(file: path, line: line, "missing field \"t\"") }
+            return .app(t: t, app: app)
+        }
         var missing: [String] = []
         if t == nil { missing.append("t") }
         if id == nil { missing.append("id") }
@@ -177,6 +237,13 @@ public final class JSONLinesReader: FrameSource {
         guard missing.isEmpty, let t, let id, let phase, let x, let y else {
             throw InputError(file: path, line: line, "missing field\(missing.count > 1 ? "s" : "") \(missing.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
-        return JSONLinesFields(t: t, id: id, phase: phase, x: x, y: y)
+        return .fields(JSONLinesFields(t: t, id: id, phase: phase, x: x, y: y))
+    }
+}
+
+extension JSONLinesReader.Item {
+    var app: AppInfo? {
+        if case .app(_, let app) = self { return app }
+        return nil
     }
 }

@@ -20,7 +20,24 @@ extension JSONWriter {
     }
 }
 
+extension JSONWriter {
+    /// `{"t":…,"app":{…}}`: the focused application changed (see `AppFunctions.value(of:)`).
+    public mutating func appLine(t: Double, app: MotionValue) {
+        raw("{\"t\":")
+        number(t)
+        raw(",\"app\":")
+        value(app)
+        raw("}\n")
+    }
+}
+
 extension MotionOutput {
+    /// For outputs that only look at value lines (test doubles): the change as a value line
+    /// named "app". The host's outputs write real app lines.
+    public func emit(t: Double, app: MotionValue) {
+        emit(t: t, name: "app", value: app)
+    }
+
     /// For outputs that only look at value lines (test doubles): the action as a value line
     /// named "action". The host's outputs write real action lines.
     public func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {

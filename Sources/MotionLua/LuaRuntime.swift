@@ -70,6 +70,28 @@ public final class LuaRuntime {
         RequireTracking.install(on: Lua(L))
         gate.owner = self
         watchClock()
+        dispatcher.focus.onUndecidable = { [unowned self] in
+            output.log("warning: \(scriptPath): the focused application is unknown (no desktop provider, no app line in the events, no --app): recognizers with 'apps' do not begin")
+        }
+        dispatcher.focus.addListener { [unowned self] app in
+            if writesFocusChanges { output.emit(t: time, app: AppFunctions.value(of: app)) }
+        }
+    }
+
+    /// Whether each focus change is an output line (`{"t":…,"app":…}`), so a live run's output
+    /// shows what `apps =` was decided against and a replay of it writes the same lines.
+    public var writesFocusChanges = true
+
+    /// The focused application changed (a desktop provider's report): like an event file's
+    /// app line, at the current input time. See `AppFocus`.
+    public func setFocusedApp(_ app: AppInfo?) {
+        guard !isClosed else { return }
+        dispatcher.focus.set(app)
+    }
+
+    /// `--app NAME`: the focused application for the whole run (later changes are ignored).
+    public func fixFocusedApp(_ app: AppInfo?) {
+        dispatcher.focus.fix(app)
     }
 
     deinit {
@@ -140,6 +162,8 @@ public final class LuaRuntime {
 
     /// `devices` of the recognizer options being read, for the recognizer about to be added.
     var pendingDevices: [String]?
+    /// `apps` of the recognizer options being read, likewise.
+    var pendingApps: AppFilter?
 
     /// Whether recognizers remember where the script made them (`creationSites`): on for
     /// `plot` only. Set before `load()`.

@@ -6,6 +6,8 @@ public protocol MotionOutput: AnyObject {
     func emit(t: Double, name: String, state: MotionState)
     /// An action line, `{"t":…,"action":…, fields…}` (see ActionOutput.swift).
     func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)])
+    /// A focus change, `{"t":…,"app":{"id":…,…}}` (`"app":null`: no window focused).
+    func emit(t: Double, app: MotionValue)
     /// Diagnostics (`log`), written to stderr by the host.
     func log(_ line: String)
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionDesktop
 import MotionHost
 import MotionInput
 #if canImport(Glibc)
@@ -20,8 +21,14 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX written into the recording when the source has none (a pipe), e.g. 0:4095,0:4095.")
     var axes: String?
 
+    @Option(name: .customLong("app-provider"), help: "Also record focus changes of the desktop (sway, hyprland, x11) as comments the replay applies, or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    var appProvider: String?
+
     func validate() throws {
         _ = try InputOptions.parse(surface: nil, axes: axes)
+        if let appProvider, !FocusProviderChoice.names.contains(appProvider) {
+            throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+        }
     }
 
     func run() throws {
@@ -41,7 +48,10 @@ struct RecordCommand: ParsableCommand {
             Interruption.wake(reader.stopFileDescriptor)
             defer { Interruption.stopWaking(reader.stopFileDescriptor) }
             fputs("motionscript: recording \(device) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
-            let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout", axes: try InputOptions.parse(surface: nil, axes: axes).axes)
+            let focus = LiveFocus.tracker(provider: appProvider) { fputs("\($0)\n", stderr) }
+            defer { focus?.close() }
+            let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout", axes: try InputOptions.parse(surface: nil, axes: axes).axes,
+                                         focusChanges: focus.map { tracker in { tracker.poll() } })
             fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
         } catch let error as InputError {
             fputs("error: \(error)\n", stderr)

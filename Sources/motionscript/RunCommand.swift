@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import MotionActions
+import MotionDesktop
 import MotionHost
 import MotionInput
 import MotionLua
@@ -49,6 +50,12 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The most memory the script's Lua state may use, in MiB (0 = no limit).")
     var memory: Int = 0
 
+    @Option(help: "The focused application for the whole run (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
+    var app: String?
+
+    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    var appProvider: String?
+
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
     var sandbox = false
 
@@ -72,6 +79,14 @@ struct RunCommand: ParsableCommand {
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
+        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        if let appProvider {
+            guard FocusProviderChoice.names.contains(appProvider) else {
+                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+            }
+            if device.isEmpty { throw ValidationError("--app-provider needs --device (a replay's focused application comes from its app lines or --app)") }
+            if app != nil { throw ValidationError("use --app or --app-provider, not both") }
+        }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
     }
@@ -91,6 +106,8 @@ struct RunCommand: ParsableCommand {
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
+        options.app = app
+        options.appProvider = appProvider
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
         options.actions = ActionHost(performs: !sandbox && (act || (!device.isEmpty && !dryRun)), device: UinputDevice(path: uinput))
@@ -175,6 +192,11 @@ struct RunCommand: ParsableCommand {
                 StandardError.line($0)
             }
             defer { live.close() }
+            // The focused application (`apps =`), given to every version loaded.
+            let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: { StandardError.line($0) })
+                .map { tracker in try LiveFocus(tracker: tracker, device: live) { session.pipeline.setFocusedApp($0) } } : nil
+            defer { focus?.close() }
+            session.afterStep = { try? focus?.pollIfDue() }
             StandardError.line("motionscript: \(try session.runLive(live))")
         } else {
             try session.run()

@@ -49,8 +49,12 @@ struct TestCommand: ParsableCommand {
     @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for raw events without a device description (e.g. 0:4095,0:4095).")
     var axes: String?
 
+    @Option(help: "The focused application for every scenario (what 'apps =' is decided against); a scenario's '-- app:' line wins.")
+    var app: String?
+
     func validate() throws {
         _ = try InputOptions.parse(surface: surface, axes: axes)
+        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be >= 1, got \(jobs)") }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
@@ -67,6 +71,7 @@ struct TestCommand: ParsableCommand {
         var options = ScenarioOptions(jobs: jobs ?? ScenarioOptions.defaultJobs, timeout: timeout, memoryLimit: memory << 20, update: update)
         options.sandbox = !trusted
         options.input = try InputOptions.parse(surface: surface, axes: axes)
+        options.app = app
         let searched = paths.isEmpty ? ["."] : paths
         let batch = ScenarioBatch(
             paths: searched,

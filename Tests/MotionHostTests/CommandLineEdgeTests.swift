@@ -12,6 +12,15 @@ import Testing
              "error: --surface must be WIDTHxHEIGHT with positive numbers (e.g. 1920x1080), mm, auto or raw, got -5x100"),
             (["test", "examples/scenarios", "--jobs", "-2"], "error: --jobs must be >= 1, got -2"),
             (["test", "examples/scenarios", "--timeout", "-1"], "error: --timeout must be >= 0 seconds (0 = no limit), got -1.0"),
+            (["run", "examples/drag.lua", "--app", ""], "error: --app needs an application name"),
+            (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "gnome"],
+             "error: --app-provider must be sway, hyprland, x11 or none, got gnome"),
+            (["run", "examples/drag.lua", "--app-provider", "sway"],
+             "error: --app-provider needs --device (a replay's focused application comes from its app lines or --app)"),
+            (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "sway", "--app", "foot"],
+             "error: use --app or --app-provider, not both"),
+            (["test", "examples/scenarios", "--app", ""], "error: --app needs an application name"),
+            (["record", "--device", "/dev/null", "--app-provider", "kde"], "error: --app-provider must be sway, hyprland, x11 or none, got kde"),
         ]
         for (arguments, message) in cases {
             let r = try runMotionscript(arguments)
@@ -36,7 +45,7 @@ import Testing
         let r = try runMotionscript(["test", "README.md"])
         #expect(r.stderr == """
             error: not a Lua script, NAME.script or folder: README.md
-            Usage: motionscript test [<paths> ...] [--jobs <jobs>] [--update] [--junit <junit>] [--shard <shard>] [--filter <filter>] [--timeout <timeout>] [--memory <memory>] [--trusted] [--surface <surface>] [--axes <axes>]
+            Usage: motionscript test [<paths> ...] [--jobs <jobs>] [--update] [--junit <junit>] [--shard <shard>] [--filter <filter>] [--timeout <timeout>] [--memory <memory>] [--trusted] [--surface <surface>] [--axes <axes>] [--app <app>]
               See 'motionscript test --help' for more information.
 
             """)

@@ -35,7 +35,8 @@ import MotionStreams
         let definitions = Definitions(LuaDefinitions.text)
         for (className, probe) in [("motion.Recognizer", "motion.tap{}"), ("motion.Element", "motion.screen"),
                                    ("motion.Gesture", "gestureValue")] {
-            let fields = definitions.fields(of: className)
+            // `g.app` is nil while the focus is unknown, as it is here (PerAppTests reads it).
+            let fields = definitions.fields(of: className).subtracting(className == "motion.Gesture" ? ["app"] : [])
             #expect(!fields.isEmpty, "\(className)")
             let missing = try luaList("""
                 local gestureValue

@@ -120,7 +120,7 @@ private func record(_ sec: Int64, _ usec: Int64, _ type: UInt16, _ code: UInt16,
 
 private func jsonLine(_ line: String) -> (fast: JSONLinesFields?, general: JSONLinesFields?) {
     let reader = JSONLinesReader(input: InputBytes(path: "t", bytes: []))
-    return Array(line.utf8).withUnsafeBufferPointer { (JSONLinesEventLine.parse($0), try? reader.parseGenerally($0)) }
+    return Array(line.utf8).withUnsafeBufferPointer { (JSONLinesEventLine.parse($0), (try? reader.parseGenerally($0))?.fields) }
 }
 
 private func bits(_ f: JSONLinesFields?) -> [UInt64]? {

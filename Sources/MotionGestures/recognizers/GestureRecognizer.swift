@@ -66,6 +66,7 @@ open class GestureRecognizer {
         value = GestureValue(kind: kind)
         pointers.reserveCapacity(10)
         lifted.reserveCapacity(10)
+        appRejected.reserveCapacity(10)
     }
 
     /// How many pointers the recognizer follows at most.
@@ -134,6 +135,12 @@ open class GestureRecognizer {
                 let capacity = fingers == nil ? maximumPointers : Int.max
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
                       index(of: event.id) == nil, element.contains(event.point), accepts(event.device) else { continue }
+                // A gesture begins with its first pointer: `apps =` is decided then, and a touch
+                // it turned away stays turned away, every later pointer of it too, until it lifted.
+                if !appRejected.isEmpty || pointers.isEmpty && !isInProgress && !beginsUnderFocusedApp() {
+                    appRejected.append(event.id)
+                    continue
+                }
                 pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
                                                start: event.point, position: event.point,
                                                existedBefore: false))
@@ -144,13 +151,19 @@ open class GestureRecognizer {
                 pointers[i].position = Point(x: events[k].x, y: events[k].y)
                 touched = true
             case .up:
-                guard let i = index(of: events[k].id) else { continue }
+                guard let i = index(of: events[k].id) else {
+                    if !appRejected.isEmpty { forgetRejected(events[k].id) }
+                    continue
+                }
                 var pointer = pointers.remove(at: i)
                 pointer.position = Point(x: events[k].x, y: events[k].y)
                 lifted.append(pointer)
                 touched = true
             case .cancel:
-                guard index(of: events[k].id) != nil else { continue }
+                guard index(of: events[k].id) != nil else {
+                    if !appRejected.isEmpty { forgetRejected(events[k].id) }
+                    continue
+                }
                 wasCancelled = true
                 touched = true
             }
@@ -209,6 +222,29 @@ open class GestureRecognizer {
         return devices.contains { device.matches($0) }
     }
 
+    /// `apps = "firefox"` (or a list, `!` excluding): gestures begin only while a matching
+    /// application has the focus, decided when the gesture's first pointer goes down and kept
+    /// for the whole gesture (a focus change under a swipe does not cancel it). While the focus
+    /// is unknown (no provider) such a recognizer does not begin. Nil: any application.
+    public var apps: AppFilter?
+    /// The focused application (the dispatcher's, set by `PointerDispatcher.add`).
+    public internal(set) var focus: AppFocus?
+    /// Pointers of a touch that `apps` turned away, until they lift.
+    private var appRejected: [Int] = []
+
+    /// At a gesture's first pointer: stamps the value with the focused app and says whether
+    /// `apps` lets the gesture begin.
+    private func beginsUnderFocusedApp() -> Bool {
+        guard let focus else { return apps == nil }
+        value.appSerial = focus.serial
+        guard let apps else { return true }
+        return focus.admits(apps)
+    }
+
+    private func forgetRejected(_ id: Int) {
+        if let i = appRejected.firstIndex(of: id) { appRejected.remove(at: i) }
+    }
+
     /// The earliest input time at which `advance(to:)` would decide something without new input
     /// (nil: nothing waits on time). A live host sleeps until then, so decisions come out on time
     /// while no input arrives.
@@ -223,6 +259,7 @@ open class GestureRecognizer {
     /// Drops every pointer and returns to possible without notifying (used when disabled).
     public func reset() {
         pointers.removeAll(keepingCapacity: true)
+        appRejected.removeAll(keepingCapacity: true)
         pointerAddedInFrame = false
         lifted.removeAll(keepingCapacity: true)
         value.state = .possible

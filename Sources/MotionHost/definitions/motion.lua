@@ -82,6 +82,7 @@ function Recognizer:on(state, fn) end
 ---@field requireToFail? motion.Recognizer|motion.Recognizer[] Wait for these to fail first.
 ---@field fingers? integer Exactly this many pointers (without it: any number; 2 or more for swipe and hold).
 ---@field devices? string|string[] Only pointers from these input devices (selectors as for --device).
+---@field apps? string|string[] Only while these applications have the focus (app_id or X11 class, any case; "!name" excludes), decided when the gesture begins.
 
 ---@class motion.TranslationOptions: motion.RecognizerOptions
 ---@field threshold? number Units the centroid must move (strictly more) to begin (default 5; millimetres on a pad that reports its resolution).
@@ -158,6 +159,7 @@ function motion.hold(options) end
 ---@field kind "translation"|"rotation"|"scale"|"tap"|"swipe"|"hold"
 ---@field t number Input time of the frame that produced it, seconds.
 ---@field taps integer Taps counted (tap gestures).
+---@field app? motion.App The focused application when the gesture began (nil: unknown).
 local Gesture = {}
 
 ---A swipe's gesture value (kind "swipe"): decided once, at the first lift.
@@ -300,6 +302,28 @@ function motion.mouse.scroll(dx, dy) end
 ---@param name "left"|"right"|"middle"|"side"|"extra"|"forward"|"back"
 ---@param action? "down"|"up"|"click" Default "click".
 function motion.mouse.button(name, action) end
+
+-- The focused application ---------------------------------------------------------------------
+
+---The focused application, as the desktop (sway/i3, Hyprland, X11), an app line of the events or --app tells it.
+---@class motion.App
+---@field id string The Wayland app_id, or the X11 class.
+---@field class? string The X11 WM_CLASS class.
+---@field instance? string The X11 WM_CLASS instance.
+---@field title? string The window title.
+---@field pid? integer The client's process id.
+
+---The focused application.
+---@class motion.AppModule
+motion.app = {}
+
+---The focused application now; nil when unknown or when no window has the focus.
+---@return motion.App?
+function motion.app.current() end
+
+---A stream with one value per change of the focused application (nil: no window focused).
+---@return motion.Stream
+function motion.app.changes() end
 
 -- Streams -------------------------------------------------------------------------------------
 

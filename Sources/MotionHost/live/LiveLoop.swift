@@ -47,7 +47,10 @@ public final class LiveLoop {
     }
 
     /// Called after every step (live output is written frame by frame from here).
-    public var afterStep: (() -> Void)?
+    public var afterStep: (() throws -> Void)?
+    /// Seconds until the host has something to do without input (a desktop provider's
+    /// reconnection, see `LiveFocus`): no wait lasts longer. Nil: nothing.
+    public var hostDue: (() -> Double?)?
 
     public init(device: LiveFrameSource) {
         self.device = device
@@ -70,6 +73,7 @@ public final class LiveLoop {
         if let due = target.nextDueTime, let now = device.inputTimeNow() {
             wait = min(wait ?? .infinity, due - now)
         }
+        if let due = hostDue?() { wait = min(wait ?? .infinity, due) }
         switch try device.nextFrame(timeout: wait) {
         case .frame(let frame):
             try target.handle(frame)
@@ -83,14 +87,14 @@ public final class LiveLoop {
 
     /// Steps until input ends, then settles what is still scheduled; returns why input ended.
     public func run(_ target: LiveTarget) throws -> String {
-        defer { afterStep?() }
+        defer { try? afterStep?() }
         while true {
             let step = try step(target)
             if case .end(let reason) = step {
                 try target.finish()
                 return reason
             }
-            afterStep?()
+            try afterStep?()
         }
     }
 }

@@ -151,6 +151,9 @@ private final class TraceRecorder: MotionOutput {
                                        json: RunTrace.cut(JSONText.value(.object([("action", .string(action))] + fields)))))
     }
 
+    /// Focus changes are not plotted; the forwarded output still has them.
+    func emit(t: Double, app: MotionValue) { forward?.emit(t: t, app: app) }
+
     func log(_ line: String) { forward?.log(line) }
 
     static func sample(_ value: MotionValue) -> RunTrace.Sample {

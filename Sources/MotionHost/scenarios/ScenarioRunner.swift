@@ -22,6 +22,9 @@ public struct ScenarioOptions: Sendable {
     /// Surface and axis ranges for every scenario (`test --surface/--axes`); a scenario's own
     /// declarations (`ScenarioSurface`) take precedence.
     public var input = EventFileOptions.desktopDefault
+    /// The focused application for every scenario (`test --app`); a scenario's `-- app:`
+    /// declaration takes precedence.
+    public var app: String?
     /// Output bytes one scenario may write; more fails it.
     public var maxOutputBytes: Int
     /// The motionscript binary whose `scenario-worker` subcommand runs scenarios.

@@ -6,8 +6,9 @@ import MotionInput
 ///
 ///     -- surface: 1920x1080        (or: -- surface: mm | raw | auto)
 ///     -- axes: 0:4095,0:4095       (for raw events without a device description)
+///     -- app: firefox              (the focused application for the whole run, as `--app`)
 ///
-/// Declarations override `test --surface/--axes`. A malformed one is an error naming its line.
+/// Declarations override `test --surface/--axes/--app`. A malformed one is an error naming its line.
 public enum ScenarioSurface {
     public struct DeclarationError: Error, CustomStringConvertible {
         public let description: String
@@ -37,6 +38,21 @@ public enum ScenarioSurface {
             }
         }
         return options
+    }
+
+    /// The `-- app: NAME` declaration of the script at `path`, if any.
+    public static func app(for path: String) throws -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#!") { continue }
+            guard line.hasPrefix("--") else { break }
+            if let value = declared("app", in: line.dropFirst(2).trimmingCharacters(in: .whitespaces)) {
+                guard !value.isEmpty else { throw DeclarationError(description: "\(path):\(index + 1): app needs a name") }
+                return value
+            }
+        }
+        return nil
     }
 
     private static func declared(_ key: String, in body: String) -> String? {

@@ -40,6 +40,15 @@ public final class ReloadingPipeline: LiveTarget {
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
+    /// The focused application a live provider reported last (nil: none reported yet): every
+    /// version loaded starts from it.
+    public private(set) var focusedApp: AppInfo??
+
+    /// A live provider's focus change: to the running version, and to every later one.
+    public func setFocusedApp(_ app: AppInfo?) {
+        focusedApp = .some(app)
+        runtime?.setFocusedApp(app)
+    }
 
     public init(_ options: RunOptions, output: MotionOutput) {
         self.options = options
@@ -73,6 +82,8 @@ public final class ReloadingPipeline: LiveTarget {
         let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : 0
         if resume > 0 { candidate.dispatcher.advance(to: resume) }
         Runner.setScreen(of: candidate, options.input, source: screenSource)
+        Runner.fixApp(of: candidate, options)
+        if case .some(let app) = focusedApp { candidate.setFocusedApp(app) }
         candidate.setTimeout(options.timeout)
         do {
             try candidate.load(arguments: options.scriptArguments)

@@ -8,6 +8,7 @@ final class StagedOutput: MotionOutput {
         case value(Double, String, MotionValue)
         case state(Double, String, MotionState)
         case action(Double, String, [(key: String, value: MotionValue)])
+        case app(Double, MotionValue)
     }
 
     private let target: MotionOutput
@@ -27,6 +28,10 @@ final class StagedOutput: MotionOutput {
         if held != nil { held!.append(.action(t, action, fields)) } else { target.emit(t: t, action: action, fields: fields) }
     }
 
+    func emit(t: Double, app: MotionValue) {
+        if held != nil { held!.append(.app(t, app)) } else { target.emit(t: t, app: app) }
+    }
+
     /// Diagnostics are not held: they explain what happened, failure included.
     func log(_ line: String) { target.log(line) }
 
@@ -37,6 +42,7 @@ final class StagedOutput: MotionOutput {
             case let .value(t, name, value): target.emit(t: t, name: name, value: value)
             case let .state(t, name, state): target.emit(t: t, name: name, state: state)
             case let .action(t, action, fields): target.emit(t: t, action: action, fields: fields)
+            case let .app(t, app): target.emit(t: t, app: app)
             }
         }
         held = nil

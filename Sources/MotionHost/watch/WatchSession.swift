@@ -71,6 +71,9 @@ public final class WatchSession {
     /// swap no frame is lost or doubled. At the end of input what the current version has
     /// scheduled settles. Returns why reading ended (end of input, device gone, or stopped by
     /// SIGINT/SIGTERM).
+    /// Live input: called between steps (a desktop provider's reconnection, `LiveFocus.pollIfDue`).
+    public var afterStep: (() -> Void)?
+
     public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         Interruption.wake(watcher.wakeDescriptor)
@@ -107,6 +110,7 @@ public final class WatchSession {
         defer { if let hub { tokens.forEach(hub.unwatch) } }
         let maxWait = hub == nil ? 0.02 : nil
         while true {
+            afterStep?()
             var step = LiveLoop.Step.idle
             var interrupted = false
             do {

@@ -6,6 +6,13 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
     public let path: String
     let decoder: EvdevDecoder
     private var ended = false
+    /// Focus changes a format read before the event it returns next (evemu's app comments,
+    /// `AppComment`): they come out as frames of their own before that event's frame.
+    var focusBeforeNextEvent: [FocusChange] = []
+    /// An event read after a focus change, fed at the next call.
+    private var heldEvent: (event: InputEventRecord, place: Int)?
+    /// The time of the last frame handed out: a focus change read between frames takes it.
+    private var lastFrameTime = 0.0
 
     init(path: String, decoder: EvdevDecoder) {
         self.path = path
@@ -43,11 +50,18 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
 
     public func nextFrame() throws -> Frame? {
         if ended { return nil }
-        while let (event, place) = try nextEvent() {
+        while let (event, place) = try heldEvent ?? nextEvent() {
+            heldEvent = nil
+            if !focusBeforeNextEvent.isEmpty {
+                heldEvent = (event, place)
+                framePlaceNumber = place
+                return Frame(t: lastFrameTime, focus: focusBeforeNextEvent.removeFirst())
+            }
             if startPlace < 0 { startPlace = place }
             do {
                 if let frame = try decoder.feed(event, place: place) {
                     (framePlaceNumber, startPlace) = (startPlace, -1)
+                    lastFrameTime = frame.t
                     return frame
                 }
                 // A report that made no frame (nothing changed): the next frame starts after it.
@@ -56,6 +70,7 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
                 throw InputError(file: path, place: errorPlace(failure.place), failure.message)
             }
         }
+        if !focusBeforeNextEvent.isEmpty { return Frame(t: lastFrameTime, focus: focusBeforeNextEvent.removeFirst()) }
         ended = true
         framePlaceNumber = -1
         return decoder.finish()

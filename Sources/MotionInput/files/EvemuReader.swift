@@ -1,6 +1,10 @@
+import MotionGestures
+
 /// Reads evemu recordings (`evemu-record`, and `motionscript record`): `#` comments, a device
 /// description (`N:` name, `I:` ids, `P:` properties, `B:` code bitmaps, `A:` axis ranges; evemu 1.1
 /// `A:` lines lack the resolution) and `E: sec.usec type code value` lines, streamed line by line.
+/// `# motionscript: {"app":…}` comments (`motionscript record` with a desktop provider) are focus
+/// changes, applied from the next event on (`AppComment`).
 /// Malformed lines are errors with `file:line`.
 public final class EvemuReader: EvdevFileSource {
     private let reader: LineReader
@@ -16,6 +20,7 @@ public final class EvemuReader: EvdevFileSource {
         var bitmaps: [UInt16: [UInt8]] = [:]
         var properties: [UInt8] = []
         var first: (InputEventRecord, Int)?
+        var focus: [FocusChange] = []
         let path = reader.path
         while first == nil {
             var failure: String?
@@ -23,6 +28,13 @@ public final class EvemuReader: EvdevFileSource {
                 // A CR inside a line (the reader drops a trailing one): lines that end in CR alone
                 // would otherwise read as one comment, or one device name, and no events.
                 if line.contains(13) { failure = Self.carriageReturnLines; return }
+                if let comment = AppComment.parse(line) {
+                    switch comment {
+                    case .success(let change): focus.append(change)
+                    case .failure(let error): failure = error.message
+                    }
+                    return
+                }
                 if line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
                 if line.hasPrefix("E:") {
                     guard let e = Self.parseEvent(line) else { failure = Self.eventSyntax; return }
@@ -76,6 +88,7 @@ public final class EvemuReader: EvdevFileSource {
         }
         if let first { firstEvent = (first.0, reader.lineNumber) }
         super.init(path: path, decoder: EvdevDecoder(device: device, options: options))
+        focusBeforeNextEvent = focus
     }
 
     /// Hex bytes to the end of the line (or a comment); nil when one is not a byte.
@@ -119,6 +132,13 @@ public final class EvemuReader: EvdevFileSource {
                     throw InputError(file: path, line: reader.lineNumber, Self.eventSyntax)
                 }
                 return (event, reader.lineNumber)
+            }
+            if let comment = AppComment.parse(line) {
+                switch comment {
+                case .success(let change): focusBeforeNextEvent.append(change)
+                case .failure(let error): throw InputError(file: path, line: reader.lineNumber, error.message)
+                }
+                continue
             }
             if !(line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 })) {
                 throw InputError(file: path, line: reader.lineNumber, "malformed evemu line: expected an event (E:) after the first event")

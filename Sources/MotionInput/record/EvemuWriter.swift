@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionGestures
 
 /// Writes an evemu recording as `evemu-record` does (format 1.3): header comments, the device
 /// description (`N:`, `I:`, `P:`, `B:`, `A:` with resolution) and `E: sec.usec type code value` lines
@@ -104,6 +105,11 @@ public final class EvemuWriter {
         try put(Self.eventLine(e, sec: micros / 1_000_000, usec: micros % 1_000_000, sinceLastReportMs: sinceLast))
     }
 
+    /// A focus change, as an app comment (`AppComment`): the events after it were made under `app`.
+    public func write(app: AppInfo?) throws {
+        try put(AppComment.line(app))
+    }
+
     public func close() throws {
         guard !closed else { return }
         closed = true
@@ -120,9 +126,14 @@ public final class EvemuWriter {
 
 /// Records a live source into an evemu file until it ends or is stopped (`reader.stop()` or a byte on
 /// `reader.stopFileDescriptor`, e.g. from a SIGINT handler). Axis ranges that the source cannot report
-/// (pipes) can be supplied in `axes`. Returns the number of events written and the end reason.
+/// (pipes) can be supplied in `axes`. `focusChanges` (a desktop provider, polled without blocking
+/// before each event and at least every `focusPollInterval` seconds) adds the focus changes as app
+/// comments. Returns the number of events written and the end reason.
+public let focusPollInterval = 0.1
+
 @discardableResult
-public func recordEvemu(from reader: LiveEventReader, to path: String, axes: [UInt16: AbsInfo] = [:]) throws -> (events: Int, endReason: String) {
+public func recordEvemu(from reader: LiveEventReader, to path: String, axes: [UInt16: AbsInfo] = [:],
+                        focusChanges: (() -> [AppInfo?])? = nil) throws -> (events: Int, endReason: String) {
     var device = reader.device
     for (code, info) in axes {
         device.absinfo[code] = info
@@ -131,7 +142,8 @@ public func recordEvemu(from reader: LiveEventReader, to path: String, axes: [UI
     let writer = try EvemuWriter(path: path, device: device)
     var count = 0
     while true {
-        switch try reader.next(timeout: nil) {
+        for app in focusChanges?() ?? [] { try writer.write(app: app) }
+        switch try reader.next(timeout: focusChanges == nil ? nil : focusPollInterval) {
         case .event(let e):
             try writer.write(e)
             count += 1

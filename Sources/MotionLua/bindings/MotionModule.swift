@@ -39,6 +39,7 @@ enum MotionModule {
         }
         BindingTable.pushTable(functions + RecognizerFactories.functions + SourceFactories.functions
                                + ActionFunctions.functions + DesktopRecognizerFactories.functions, on: lua)
+        AppFunctions.install(on: lua)
         ActionFunctions.installMouse(on: lua)
         LuaObject.push(ElementBox(.screen), .element, on: lua)
         lua.setField("screen", in: -2)
@@ -78,6 +79,8 @@ enum MotionModule {
         recognizer.devices = call.runtime.pendingDevices
         call.runtime.pendingDevices = nil
         call.runtime.noteCreationSite(of: recognizer, call.lua.L)
+        recognizer.apps = call.runtime.pendingApps
+        call.runtime.pendingApps = nil
         call.runtime.dispatcher.add(recognizer)
         LuaObject.push(RecognizerBox(recognizer), .recognizer, on: call.lua)
         return 1

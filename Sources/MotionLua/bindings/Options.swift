@@ -22,35 +22,57 @@ struct Options {
         // Every recognizer (its options have `enabled`) takes `devices`; the next recognizer
         // added picks it up (`MotionModule.add`).
         let isRecognizer = known.contains("enabled")
-        if isRecognizer { call.runtime.pendingDevices = try Self.devices(call, at: self.index, for: function) }
+        if isRecognizer {
+            call.runtime.pendingDevices = try Self.devices(call, at: self.index, for: function)
+            call.runtime.pendingApps = try Self.apps(call, at: self.index, for: function)
+        }
         lua.pushNil()
         while lua_next(lua.L, self.index) != 0 {
             lua.pop()
-            if isRecognizer, lua.string(at: -1) == "devices" { continue }
+            if isRecognizer, let key = lua.string(at: -1), key == "devices" || key == "apps" { continue }
             guard let key = lua.string(at: -1), known.contains(key) else {
                 let shown = lua.string(at: -1).map { "'\($0)'" } ?? "of type \(lua.typeName(at: -1))"
                 lua.pop()
-                throw LuaBindingError("\(function): unknown option \(shown) (known: \((isRecognizer ? known + ["devices"] : known).joined(separator: ", ")))")
+                throw LuaBindingError("\(function): unknown option \(shown) (known: \((isRecognizer ? known + ["devices", "apps"] : known).joined(separator: ", ")))")
             }
         }
     }
 
     /// `devices = "touchpad"` or `{"touchscreen", "name=Wacom*"}`: nil when absent.
     private static func devices(_ call: LuaCall, at index: Int32, for function: String) throws -> [String]? {
+        try names("devices", call, at: index) {
+            LuaBindingError("\(function): option 'devices' must be a device kind (touchpad, touchscreen, mouse, other) or name glob, or a list of them, got \($0)")
+        }
+    }
+
+    /// `apps = "firefox"`, `{"firefox", "chromium"}` or `"!kitty"` (see `AppFilter`): nil when absent.
+    private static func apps(_ call: LuaCall, at index: Int32, for function: String) throws -> AppFilter? {
+        let names = try names("apps", call, at: index) {
+            LuaBindingError("\(function): option 'apps' must be an application name (a leading '!' excludes it) or a list of them, got \($0)")
+        }
+        guard let names else { return nil }
+        guard let filter = AppFilter(names) else {
+            throw LuaBindingError("\(function): option 'apps' has an empty application name")
+        }
+        return filter
+    }
+
+    /// A string or a list of 1 to 64 strings under `key`; nil when absent; `bad(type name)` otherwise.
+    private static func names(_ key: String, _ call: LuaCall, at index: Int32,
+                              bad: (String) -> LuaBindingError) throws -> [String]? {
         let lua = call.lua
-        lua.getField("devices", in: index)
+        lua.getField(key, in: index)
         defer { lua.pop() }
         if lua.isNoneOrNil(-1) { return nil }
-        let bad = LuaBindingError("\(function): option 'devices' must be a device kind (touchpad, touchscreen, mouse, other) or name glob, or a list of them, got \(lua.typeName(at: -1))")
         if let one = lua.string(at: -1), lua_type(lua.L, -1) == LUA_TSTRING { return [one] }
-        guard lua.isTable(-1) else { throw bad }
+        guard lua.isTable(-1) else { throw bad(lua.typeName(at: -1)) }
         var list: [String] = []
         let count = lua_rawlen(lua.L, -1)
-        guard count > 0, count <= 64 else { throw bad }
+        guard count > 0, count <= 64 else { throw bad(lua.typeName(at: -1)) }
         for i in 1...Int(count) {
             lua_rawgeti(lua.L, -1, lua_Integer(i))
             defer { lua.pop() }
-            guard lua_type(lua.L, -1) == LUA_TSTRING, let s = lua.string(at: -1) else { throw bad }
+            guard lua_type(lua.L, -1) == LUA_TSTRING, let s = lua.string(at: -1) else { throw bad("table") }
             list.append(s)
         }
         return list

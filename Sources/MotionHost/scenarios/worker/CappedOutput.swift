@@ -49,6 +49,13 @@ final class CappedOutput: MotionOutput {
         count(since: before)
     }
 
+    func emit(t: Double, app: MotionValue) {
+        guard admit() else { return }
+        let before = writer.count
+        writer.appLine(t: t, app: app)
+        count(since: before)
+    }
+
     /// Sends what is written and not sent yet.
     func flush() {
         guard writer.count > 0 else { return }

@@ -1,3 +1,4 @@
+import MotionGestures
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
@@ -42,11 +43,13 @@ enum ScenarioExecution {
             throw InputError(file: job.directory, "cannot enter the scenario's folder: \(String(cString: strerror(errno)))")
         }
         let input = try ScenarioSurface.options(for: job.script, base: job.input)
+        let app = try ScenarioSurface.app(for: job.script) ?? (job.app.isEmpty ? nil : job.app)
         let source = try Runner.openEvents(path: job.events, options: input)
         let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes, send: send)
         let runtime = try makeRuntime(for: job, output: output)
         defer { runtime.close() }
         Runner.setScreen(of: runtime, input, source: source)
+        if let app { runtime.fixFocusedApp(AppInfo(id: app)) }
         // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
         output.onOverflow = { [unowned runtime, unowned output] in
             runtime.setTimeout(1e-9)

@@ -18,6 +18,8 @@ struct ScenarioJob: Equatable {
     /// wherever `test` was started). `script` and `events` are relative to it then. Empty:
     /// where the worker is.
     var directory = ""
+    /// `test --app NAME` (empty: none; a scenario's `-- app:` declaration wins).
+    var app = ""
 
     init(script: String, events: String, options: ScenarioOptions) {
         self.script = script
@@ -28,12 +30,13 @@ struct ScenarioJob: Equatable {
         maxOutputBytes = options.maxOutputBytes
         sandbox = options.sandbox
         input = options.input
+        app = options.app ?? ""
     }
 
     var fields: [String] {
         ["run", "script", script, "events", events, "timeout", "\(timeout)", "memory", "\(memoryLimit)",
          "lines", "\(maxOutputLines)", "bytes", "\(maxOutputBytes)", "sandbox", sandbox ? "1" : "0",
-         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes), "dir", directory]
+         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes), "dir", directory, "app", app]
     }
 
     init?(fields: [String]) {
@@ -53,6 +56,7 @@ struct ScenarioJob: Equatable {
         maxOutputBytes = bytes
         self.sandbox = sandbox == "1"
         self.input = input
+        app = values["app"] ?? ""
         directory = values["dir"] ?? ""
     }
 

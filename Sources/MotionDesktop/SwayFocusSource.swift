@@ -1,0 +1,89 @@
+import Foundation
+import MotionGestures
+
+/// sway and i3 over their IPC socket (`$SWAYSOCK`, or `$I3SOCK`): GET_TREE for the focus at
+/// connection, then SUBSCRIBE ["window"] for its changes (`focus`, the focused window's `title`,
+/// its `close`). The app is `app_id` (Wayland clients) or `window_properties.class` (X11 ones).
+public final class SwayFocusSource: FocusSource {
+    public let name = "sway"
+    let path: String
+    private var socket: UnixSocket?
+    private var decoder = SwayIPC.Decoder()
+    private var buffer: [UInt8] = []
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func connect() throws {
+        let socket = try UnixSocket(path: path)
+        try socket.write(SwayIPC.message(type: SwayIPC.getTree) + SwayIPC.message(type: SwayIPC.subscribe, payload: #"["window"]"#))
+        self.socket = socket
+        decoder = SwayIPC.Decoder()
+    }
+
+    public var fileDescriptor: Int32 { socket?.fd ?? -1 }
+
+    public func read() throws -> [AppInfo?] {
+        guard let socket else { throw FocusError("not connected") }
+        buffer.removeAll(keepingCapacity: true)
+        try socket.readAvailable(into: &buffer)
+        decoder.append(buffer)
+        var changes: [AppInfo?] = []
+        while let message = try decoder.next() {
+            if let change = try Self.focus(in: message) { changes.append(change) }
+        }
+        return changes
+    }
+
+    public func disconnect() {
+        socket = nil
+    }
+
+    /// The focus a message tells, if it tells one: `.some(nil)` for no window focused.
+    static func focus(in message: (type: UInt32, payload: [UInt8])) throws -> AppInfo??  {
+        guard message.type == SwayIPC.getTree || message.type == SwayIPC.windowEvent else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else {
+            throw FocusError("sway sent JSON that is not an object")
+        }
+        if message.type == SwayIPC.getTree {
+            guard let focused = focusedNode(in: object) else { return .some(nil) }
+            return .some(isWindow(focused) ? app(of: focused) : nil)
+        }
+        guard let change = object["change"] as? String, let container = object["container"] as? [String: Any] else { return nil }
+        let isFocused = container["focused"] as? Bool ?? false
+        switch change {
+        case "focus": return .some(app(of: container))
+        case "title" where isFocused: return .some(app(of: container))
+        case "close" where isFocused: return .some(nil)
+        default: return nil
+        }
+    }
+
+    /// The node with `"focused": true` (a window, or a workspace with none).
+    static func focusedNode(in node: [String: Any]) -> [String: Any]? {
+        if node["focused"] as? Bool == true { return node }
+        for key in ["nodes", "floating_nodes"] {
+            for child in node[key] as? [[String: Any]] ?? [] {
+                if let found = focusedNode(in: child) { return found }
+            }
+        }
+        return nil
+    }
+
+    static func isWindow(_ node: [String: Any]) -> Bool {
+        let type = node["type"] as? String
+        return type == "con" || type == "floating_con"
+    }
+
+    static func app(of container: [String: Any]) -> AppInfo? {
+        let properties = container["window_properties"] as? [String: Any]
+        let className = properties?["class"] as? String
+        let instance = properties?["instance"] as? String
+        guard let id = (container["app_id"] as? String).flatMap({ $0.isEmpty ? nil : $0 }) ?? className ?? instance else {
+            return nil
+        }
+        return AppInfo(id: id, className: className, instance: instance, title: container["name"] as? String,
+                       pid: (container["pid"] as? NSNumber)?.intValue)
+    }
+}

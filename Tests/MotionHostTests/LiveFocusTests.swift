@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// docs/desktop.md, "Per-application gestures": a live run follows a (fake) sway.
+@Suite struct LiveFocusTests {
+    /// A sway IPC message: "i3-ipc", payload length, type (little-endian), payload.
+    private func swayMessage(type: UInt32, _ payload: String) -> [UInt8] {
+        var bytes = Array("i3-ipc".utf8)
+        withUnsafeBytes(of: UInt32(payload.utf8.count).littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: type.littleEndian) { bytes += $0 }
+        return bytes + Array(payload.utf8)
+    }
+
+    /// Reads until `lines` newlines arrived (30 s at most).
+    private func read(_ fd: Int32, lines: Int) -> String {
+        var received = [UInt8]()
+        let deadline = Date().addingTimeInterval(30)
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while received.filter({ $0 == 10 }).count < lines, Date() < deadline {
+            guard poll(&pfd, 1, 100) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            received += chunk[0..<n]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    @Test func theFocusAtConnectionAndItsChangesAreLinesBeforeAnyInput() throws {
+        let folder = makeTemporaryFolder("live-focus")
+        let fifo = folder.appendingPathComponent("device").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        writeFile("motion.app.changes():subscribe(function(a) motion.emit(\"focus\", a and a.title) end)\n", "focus.lua", in: folder)
+        // The fake sway: a listening socket (sun_path is short: under /tmp).
+        let socketPath = "/tmp/ms-live-focus-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener); unlink(socketPath) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(socketPath.utf8))
+            raw[socketPath.utf8.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 1) == 0)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: motionscriptBinary)
+        process.arguments = ["run", "focus.lua", "--device", fifo, "--app-provider", "sway"]
+        process.currentDirectoryURL = folder
+        process.environment = ["SWAYSOCK": socketPath, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let device = open(fifo, O_WRONLY)  // a device that sends nothing
+        let client = accept(listener, nil, nil)
+        #expect(client >= 0)
+        defer { close(client) }
+        let tree = #"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"foot","name":"~","pid":5}]}"#
+        let reply = swayMessage(type: 4, tree) + swayMessage(type: 2, #"{"success":true}"#)
+        _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        // The focus at connection leaves at once, with no input to carry it out.
+        let first = read(out.fileHandleForReading.fileDescriptor, lines: 2)
+        let event = swayMessage(type: 0x8000_0003, #"{"change":"focus","container":{"app_id":"firefox","name":"Home","focused":true}}"#)
+        _ = event.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        let second = read(out.fileHandleForReading.fileDescriptor, lines: 2)
+        close(device)
+        process.waitUntilExit()
+        #expect(first == """
+            {"t":0,"app":{"id":"foot","title":"~","pid":5}}
+            {"t":0,"name":"focus","value":"~"}
+
+            """)
+        #expect(second == """
+            {"t":0,"app":{"id":"firefox","title":"Home"}}
+            {"t":0,"name":"focus","value":"Home"}
+
+            """)
+    }
+}

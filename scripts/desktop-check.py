@@ -1,0 +1,95 @@
+"""scripts/test-desktop's driver: runs `motionscript run` on a FIFO device under a desktop and
+checks that a swipe fires the binding of the focused application only, that switching the focus
+switches the binding, and (given RESTART) that a compositor restart is survived.
+
+    desktop-check.py MOTIONSCRIPT PROVIDER APP_A APP_B FOCUS_A FOCUS_B [RESTART]
+
+FOCUS_A / FOCUS_B / RESTART are shell commands (focus a window; restart the compositor and
+focus APP_A again). DESKTOP_CHECK_ARGS adds arguments to `run` (e.g. --watch). Each step
+waits for the app line motionscript writes at the focus change before feeding the next swipe:
+no sleeps decide the order."""
+import json, os, queue, struct, subprocess, sys, tempfile, threading, time
+
+binary, provider, app_a, app_b, focus_a, focus_b = sys.argv[1:7]
+restart = sys.argv[7] if len(sys.argv) > 7 else None
+work = tempfile.mkdtemp(prefix="test-desktop-")
+script = os.path.join(work, "per-app.lua")
+with open(script, "w") as f:
+    f.write(f'''
+for _, name in ipairs{{"{app_a}", "{app_b}"}} do
+  local swipe = motion.swipe{{minDistance = 100, apps = name}}
+  motion.gesture(swipe):subscribe(function(g)
+    if g.state == "recognized" then motion.emit("swipe", {{binding = name, app = g.app.id}}) end
+  end)
+end
+''')
+fifo = os.path.join(work, "device")
+os.mkfifo(fifo)
+proc = subprocess.Popen([binary, "run", script, "--device", fifo, "--axes", "0:1000,0:1000",
+                         "--app-provider", provider, "--dry-run"] + os.environ.get("DESKTOP_CHECK_ARGS", "").split(),
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+lines = queue.Queue()
+threading.Thread(target=lambda: [lines.put(json.loads(l)) for l in proc.stdout], daemon=True).start()
+stderr = []
+threading.Thread(target=lambda: [stderr.append(l) for l in proc.stderr], daemon=True).start()
+device = os.open(fifo, os.O_WRONLY)
+clock = time.monotonic()
+
+def fail(message):
+    proc.kill()
+    sys.exit(f"test-desktop ({provider}): {message}\nstderr:\n{''.join(stderr)}")
+
+def expect_line(what, matches, timeout=20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if matches(line):
+            return line
+    fail(f"no {what} within {timeout} s")
+
+def event(type_, code, value):
+    t = time.clock_gettime(time.CLOCK_MONOTONIC)
+    return struct.pack("<qqHHi", int(t), int((t - int(t)) * 1e6), type_, code, value)
+
+def swipe(tracking):
+    syn = lambda: event(0, 0, 0)
+    os.write(device, event(3, 0x2f, 0) + event(3, 0x39, tracking) + event(3, 0x35, 100) + event(3, 0x36, 500)
+             + event(1, 0x14a, 1) + event(3, 0, 100) + event(3, 1, 500) + syn())
+    for x in (200, 300, 400):
+        time.sleep(0.01)
+        os.write(device, event(3, 0x35, x) + event(3, 0, x) + syn())
+    time.sleep(0.01)
+    os.write(device, event(3, 0x39, -1) + event(1, 0x14a, 0) + syn())
+
+def is_app(name):
+    return lambda l: isinstance(l.get("app"), dict) and l["app"]["id"].lower() == name.lower()
+
+def focus_then_swipe(command, name, tracking):
+    subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
+    expect_line(f"app line for {name}", is_app(name))
+    swipe(tracking)
+    line = expect_line(f"swipe for {name}", lambda l: l.get("name") == "swipe")
+    if line["value"]["binding"] != name or line["value"]["app"].lower() != name.lower():
+        fail(f"focused {name}, the swipe fired {line['value']}")
+    print(f"test-desktop ({provider}{' ' + os.environ['DESKTOP_CHECK_ARGS'] if os.environ.get('DESKTOP_CHECK_ARGS') else ''}): {name} focused: its binding fired ({line['value']})")
+
+focus_then_swipe(focus_a, app_a, 1)
+focus_then_swipe(focus_b, app_b, 2)
+focus_then_swipe(focus_a, app_a, 3)
+if restart:
+    subprocess.run(restart, shell=True, check=True, stdout=subprocess.DEVNULL)
+    expect_line(f"app line for {app_a} after the restart", is_app(app_a), timeout=30)
+    swipe(4)
+    line = expect_line("swipe after the restart", lambda l: l.get("name") == "swipe")
+    if line["value"]["binding"] != app_a:
+        fail(f"after the restart the swipe fired {line['value']}")
+    if not any("connection lost" in l for l in stderr) or not any("connected again" in l for l in stderr):
+        fail("no warning about the lost and regained connection")
+    print(f"test-desktop ({provider}): the compositor restarted; the provider reconnected ({line['value']})")
+os.close(device)
+proc.wait(timeout=20)
+if proc.returncode != 0:
+    fail(f"exit {proc.returncode}")
