@@ -22,7 +22,7 @@ import MotionLua
         """
 
     private let script = """
-        local s = motion.swipe{apps = {"Firefox", "!kitty"}}
+        local s = motion.swipe{fingers = 1, apps = {"Firefox", "!kitty"}}
         motion.gesture(s):subscribe(function(g)
           if g.state == "recognized" then motion.emit("swipe", g.app) end
         end)
@@ -71,7 +71,7 @@ import MotionLua
 /// `test --app` and a scenario's `-- app:` line.
 @Suite struct PerAppScenarioTests {
     private let script = """
-        local s = motion.swipe{apps = "firefox"}
+        local s = motion.swipe{fingers = 1, apps = "firefox"}
         motion.gesture(s):subscribe(function(g) if g.state == "recognized" then motion.emit("swipe", g.app.id) end end)
         """
     private let events = """

@@ -83,7 +83,7 @@ import Testing
 
     @Test func theAppIsDecidedWhenTheFirstPointerGoesDownAndKeptForTheGesture() throws {
         let dispatcher = PointerDispatcher()
-        let swipe = try SwipeGestureRecognizer()
+        let swipe = try SwipeGestureRecognizer(fingers: 1)
         swipe.apps = AppFilter(["firefox"])
         dispatcher.add(swipe)
         let seen = recorded(swipe, dispatcher)
@@ -120,9 +120,9 @@ import Testing
 
     @Test func withTheFocusUnknownARecognizerWithAppsDoesNotBeginAndOthersDo() throws {
         let dispatcher = PointerDispatcher()
-        let filtered = try SwipeGestureRecognizer()
+        let filtered = try SwipeGestureRecognizer(fingers: 1)
         filtered.apps = AppFilter(["!kitty"])
-        let plain = try SwipeGestureRecognizer()
+        let plain = try SwipeGestureRecognizer(fingers: 1)
         dispatcher.add(filtered)
         dispatcher.add(plain)
         var warnings = 0
