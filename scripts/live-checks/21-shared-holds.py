@@ -16,7 +16,7 @@ import threading
 import time
 
 try:
-    from evdev import InputDevice, ecodes as e, list_devices
+    from evdev import ecodes as e
 except ImportError:
     print("SKIP: python3-evdev is not installed")
     sys.exit(77)
@@ -28,27 +28,13 @@ from livecheck import expect  # noqa: E402
 if not os.path.exists("/dev/uinput"):
     livecheck.skip("no /dev/uinput (modprobe uinput)")
 
-VIRTUAL = "motionscript virtual input"
-
 
 class VirtualDevice:
     """motionscript's uinput device once it exists; its KEY_LEFTALT events collected as they come."""
 
     def __init__(self, timeout=20):
-        deadline = time.monotonic() + timeout
-        self.device = None
-        while self.device is None and time.monotonic() < deadline:
-            for path in list_devices():
-                try:
-                    candidate = InputDevice(path)
-                except OSError:
-                    continue
-                if candidate.name == VIRTUAL:
-                    self.device = candidate
-                    break
-                candidate.close()
-            time.sleep(0.05)
-        expect(self.device is not None, f"no input device named '{VIRTUAL}' appeared within {timeout} s")
+        self.device = livecheck.find_device(timeout=timeout)
+        expect(self.device is not None, f"no input device named '{livecheck.VIRTUAL}' appeared within {timeout} s")
         self.alt = []
         threading.Thread(target=self._read, daemon=True).start()
 

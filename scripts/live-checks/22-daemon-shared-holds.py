@@ -19,7 +19,7 @@ import threading
 import time
 
 try:
-    from evdev import InputDevice, ecodes as e, list_devices
+    from evdev import ecodes as e
 except ImportError:
     print("SKIP: python3-evdev is not installed")
     sys.exit(77)
@@ -35,7 +35,6 @@ usage = subprocess.run([livecheck.MOTIONSCRIPT, "--help"], stdout=subprocess.PIP
 if not any(line.split()[:1] == ["daemon"] for line in usage.splitlines()):
     livecheck.skip("no `motionscript daemon` yet (enable after merging the daemon branch)")
 
-VIRTUAL = "motionscript virtual input"
 PLUGIN = """
 local n = 0
 motion.pointers():filter(function(p) return p.phase == "down" end):subscribe(function()
@@ -68,23 +67,8 @@ def tap(i):
     time.sleep(0.2)
 
 
-def find_virtual(timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for path in list_devices():
-            try:
-                candidate = InputDevice(path)
-            except OSError:
-                continue
-            if candidate.name == VIRTUAL:
-                return candidate
-            candidate.close()
-        time.sleep(0.05)
-    return None
-
-
-virtual = find_virtual()  # the daemon opens it at start-up
-expect(virtual is not None, f"no input device named '{VIRTUAL}': {ms.err()}")
+virtual = livecheck.find_device()  # the daemon opens it at start-up
+expect(virtual is not None, f"no input device named '{livecheck.VIRTUAL}': {ms.err()}")
 alt = []
 
 

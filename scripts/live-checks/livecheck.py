@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 
-from evdev import AbsInfo, UInput, ecodes as e
+from evdev import AbsInfo, InputDevice, UInput, ecodes as e, list_devices
 
 MOTIONSCRIPT = os.environ.get("MOTIONSCRIPT", "motionscript")
 WORK = os.environ.get("LIVE_WORK", "/tmp")
@@ -101,6 +101,25 @@ def script(text, name="check.lua"):
 
 
 POINTERS = 'motion.pointers():emit("p")\n'
+
+VIRTUAL = "motionscript virtual input"
+
+
+def find_device(name=VIRTUAL, timeout=20):
+    """The input device called `name` once it exists (motionscript's uinput device by default),
+    or None after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for path in list_devices():
+            try:
+                candidate = InputDevice(path)
+            except OSError:
+                continue
+            if candidate.name == name:
+                return candidate
+            candidate.close()
+        time.sleep(0.05)
+    return None
 
 
 class Motionscript:

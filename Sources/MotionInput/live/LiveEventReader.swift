@@ -164,14 +164,7 @@ public final class LiveEventReader {
                 start += size
                 return .event(event)
             }
-            if start > 0 {
-                let leftover = end - start
-                if leftover > 0 {
-                    buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: leftover) }
-                }
-                start = 0
-                end = leftover
-            }
+            compact()
             var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             let rc = pollWait(&fds, seconds: deadline.map { $0 - Self.now() })
@@ -304,14 +297,7 @@ public final class LiveEventReader {
         count()
         var budget = 65536
         while budget > 0, endReason == nil {
-            let leftover = end - start
-            if start > 0 {
-                if leftover > 0 {
-                    buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: leftover) }
-                }
-                start = 0
-                end = leftover
-            }
+            compact()
             let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
             if n <= 0 { break }  // EAGAIN: drained (EOF and errors are seen by the next `next`)
             end += n
