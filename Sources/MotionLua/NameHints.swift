@@ -2,6 +2,10 @@ import CLua
 import CLuaShim
 import MotionActions
 
+extension Array {
+    fileprivate var nilIfEmpty: Self? { isEmpty ? nil : self }
+}
+
 /// "did you mean" for the API's names. Lua says only "attempt to call a nil value (field
 /// 'swpie')" for `motion.swpie{}` and "(method 'emitt')" for `s:emitt(…)`; the hint names the
 /// close ones among the `motion` table's names (read from the state: whatever it holds) and
@@ -30,6 +34,9 @@ enum NameHints {
             let names = motionNames()
             let byLast = Dictionary(grouping: names) { String($0.split(separator: ".").last ?? "") }
             close = CloseNames.closest(to: name, among: Array(byLast.keys), count: 3).flatMap { byLast[$0] ?? [] }
+                .nilIfEmpty
+                // `s.emitt(…)`: a method called with a dot.
+                ?? CloseNames.closest(to: name, among: methodNames, count: 3).map { ":" + $0 }
         }
         guard !close.isEmpty else { return message }
         let hint = "; did you mean \(close.prefix(3).joined(separator: ", "))?"

@@ -23,6 +23,7 @@ import MotionGestures
 
     @Test func misspeltMethodsOfStreamsRecognizersAndGesturesSuggestTheCloseOnes() throws {
         #expect(try firstLine("motion.property(1):emitt('x')").hasSuffix("(method 'emitt'); did you mean :emit?"))
+        #expect(try firstLine("local p = motion.property(1) p.subscrbe(p, print)").hasSuffix("(field 'subscrbe'); did you mean :subscribe?"))
         #expect(try firstLine("motion.pan{}:requireToFial(motion.tap{})").hasSuffix("(method 'requireToFial'); did you mean :requireToFail?"))
         #expect(try firstLine("motion.property(1):subscribe(function() end):unsubscibe()").hasSuffix("(method 'unsubscibe'); did you mean :unsubscribe?"))
     }
