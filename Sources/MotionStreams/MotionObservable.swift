@@ -11,14 +11,14 @@ public struct MotionObservable<T> {
         self.connect = connect
     }
 
-    /// Connects `observer`; the returned subscription disconnects it.
-    @inlinable @discardableResult
+    /// Connects `observer`; the returned subscription disconnects it (also when dropped: keep it).
+    @inlinable
     public func subscribe(_ observer: MotionObserver<T>) -> Subscription {
         Subscription(connect(observer))
     }
 
     /// Connects closures for the value and state channels.
-    @inlinable @discardableResult
+    @inlinable
     public func subscribe(next: @escaping (T) -> Void,
                           state: @escaping (MotionState) -> Void = { _ in }) -> Subscription {
         subscribe(MotionObserver(next: next, state: state))

@@ -50,7 +50,7 @@ public final class ReactiveProperty<T> {
 
 extension MotionObservable {
     /// Writes every value into `property`.
-    @inlinable @discardableResult
+    @inlinable
     public func subscribe(_ property: ReactiveProperty<T>) -> Subscription {
         subscribe(next: { property.write($0) })
     }

@@ -1,4 +1,9 @@
-/// A live connection to a stream. `unsubscribe()` disconnects the first time only.
+/// A live connection to a stream. `unsubscribe()` disconnects the first time only; so does
+/// dropping the last reference: a connection lasts as long as someone holds its subscription.
+/// Every operator keeps the subscriptions it makes in its disconnect closure, and a Lua script's
+/// subscriptions are kept by its runtime until unsubscribed or the script ends, whether or not
+/// the script keeps a reference (README, "The Swift libraries"): so only a subscription dropped
+/// by Swift code is ended early, where it used to stay connected, and leak, for ever.
 public final class Subscription {
     @usableFromInline var disconnect: (() -> Void)?
 
@@ -7,6 +12,8 @@ public final class Subscription {
     public init(_ disconnect: @escaping () -> Void) {
         self.disconnect = disconnect
     }
+
+    deinit { unsubscribe() }
 
     /// Whether `unsubscribe()` has not been called yet.
     public var isSubscribed: Bool { disconnect != nil }

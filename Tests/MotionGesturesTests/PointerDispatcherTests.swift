@@ -29,8 +29,9 @@ import MotionStreams
         let pan = try TranslationGestureRecognizer()
         dispatcher.add(pan)
         var out: [(Double, GestureState)] = []
-        gestureSource(pan).delay(by: 0.25, on: dispatcher.clock)
+        let subscription = gestureSource(pan).delay(by: 0.25, on: dispatcher.clock)
             .subscribe(next: { out.append((dispatcher.clock.now, $0.state)) })
+        defer { subscription.unsubscribe() }
         dispatcher.dispatch(frame(0, (1, .down, 0, 0)))
         dispatcher.dispatch(frame(0.125, (1, .move, 50, 0)))
         #expect(out.isEmpty)

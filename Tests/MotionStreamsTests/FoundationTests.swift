@@ -33,9 +33,10 @@ import MotionStreams
             observer.state(.atRest)
             return { s.unsubscribe() }
         }
-        source._nextOperator { (v: Int, next: (Int) -> Void) in
+        let subscription = source._nextOperator { (v: Int, next: (Int) -> Void) in
             for _ in 0..<v { next(v) }
         }.subscribe(next: { values.append($0) }, state: { states.append($0) })
+        defer { subscription.unsubscribe() }
         subject.write(2)
         subject.write(1)
         #expect(values == [2, 2, 1])
@@ -87,7 +88,8 @@ import MotionStreams
     @Test func dedupeDropsRepeats() {
         let p = ReactiveProperty(20)
         var seen: [Int] = []
-        p.stream.dedupe().subscribe(next: { seen.append($0) })
+        let subscription = p.stream.dedupe().subscribe(next: { seen.append($0) })
+        defer { subscription.unsubscribe() }
         for v in [20, 80, 20] { p.write(v) }
         #expect(seen == [20, 80, 20])
     }
@@ -96,8 +98,9 @@ import MotionStreams
         let p = ReactiveProperty(1)
         let d = p.stream.dedupe()
         var a: [Int] = [], b: [Int] = []
-        d.subscribe(next: { a.append($0) })
-        d.subscribe(next: { b.append($0) })
+        let first = d.subscribe(next: { a.append($0) })
+        let second = d.subscribe(next: { b.append($0) })
+        defer { first.unsubscribe(); second.unsubscribe() }
         #expect(a == [1])
         #expect(b == [1])
     }
@@ -105,8 +108,9 @@ import MotionStreams
     @Test func xYAndLog() {
         let p = ReactiveProperty(Point(x: 3, y: 4))
         var xs: [Double] = [], ys: [Double] = [], logs: [String] = []
-        p.stream.log("at", to: { logs.append($0) }).x().subscribe(next: { xs.append($0) })
-        p.stream.y().subscribe(next: { ys.append($0) })
+        let xSubscription = p.stream.log("at", to: { logs.append($0) }).x().subscribe(next: { xs.append($0) })
+        let ySubscription = p.stream.y().subscribe(next: { ys.append($0) })
+        defer { xSubscription.unsubscribe(); ySubscription.unsubscribe() }
         p.write(Point(x: 5, y: 6))
         #expect(xs == [3, 5])
         #expect(ys == [4, 6])

@@ -52,3 +52,20 @@ import MotionStreams
         #expect(calls == ["a1"])
     }
 }
+
+@Suite struct SubscriptionLifetimeTests {
+    /// A subscription dropped by Swift code without `unsubscribe()` disconnects (it used to stay
+    /// connected, and its listener leak, for ever).
+    @Test func aDroppedSubscriptionDisconnects() {
+        let p = ReactiveProperty(0)
+        var seen: [Int] = []
+        do {
+            let subscription = p.stream.subscribe(next: { seen.append($0) })
+            p.write(1)
+            #expect(subscription.isSubscribed)
+        }
+        p.write(2)
+        #expect(seen == [0, 1])
+        #expect(p.observerCount == 0)
+    }
+}

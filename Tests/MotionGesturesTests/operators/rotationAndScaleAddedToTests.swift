@@ -29,7 +29,8 @@ import MotionStreams
 @Test func rotatableWritesBackWithoutALoop() throws {
     let rotation = try RotationGestureRecognizer()
     let angle = ReactiveProperty(1.0)
-    gestureSource(rotation).rotation(addedTo: angle).subscribe(angle)
+    let subscription = gestureSource(rotation).rotation(addedTo: angle).subscribe(angle)
+    defer { subscription.unsubscribe() }
     rotation.handle(frame(0, (1, .down, 0, 0), (2, .down, 100, 0)))
     rotation.handle(frame(0.016, (2, .move, 0, 100)))
     rotation.handle(frame(0.032, (2, .up, 0, 100)))

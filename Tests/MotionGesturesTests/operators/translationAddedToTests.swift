@@ -81,8 +81,9 @@ import MotionStreams
         let pan = try TranslationGestureRecognizer()
         let position = ReactiveProperty(Point(x: 100, y: 100))
         var writes = 0
-        position.stream.subscribe(next: { _ in writes += 1 })
-        gestureSource(pan).translation(addedTo: position).subscribe(position)
+        let counting = position.stream.subscribe(next: { _ in writes += 1 })
+        let dragging = gestureSource(pan).translation(addedTo: position).subscribe(position)
+        defer { counting.unsubscribe(); dragging.unsubscribe() }
         pan.handle(frame(0, (1, .down, 10, 10)))
         pan.handle(frame(0.016, (1, .move, 30, 10)))
         pan.handle(frame(0.032, (1, .move, 40, 20)))

@@ -18,7 +18,8 @@ import MotionTestSupport
         let clock = InputClock()
         var times: [Double] = []
         let stream = try tween(values: [0.0, 1], duration: 0.1, frameInterval: 0.03125, on: clock)
-        stream.subscribe(next: { _ in times.append(clock.now) })
+        let subscription = stream.subscribe(next: { _ in times.append(clock.now) })
+        defer { subscription.unsubscribe() }
         clock.advance(to: .infinity)
         #expect(times == [0, 0.03125, 0.0625, 0.09375, 0.1])
     }
