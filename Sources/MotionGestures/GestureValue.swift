@@ -7,6 +7,11 @@ public struct GestureValue: Sendable, Equatable {
     public var kind: GestureKind
     /// The recognizer's state when the value was written.
     public var state: GestureState
+    /// The focused application when the gesture began, as its `AppFocus.serial` (0: none
+    /// known); `AppFocus.app(serial:)` gives the app. A 32-bit integer declared here keeps the
+    /// value a plain struct of the same size (it fits in the padding before `t`), so values
+    /// copied per event cost nothing more.
+    public var appSerial: Int32 = 0
     /// Input time of the frame that produced the value.
     public var t: Double
     /// How many pointers the recognizer tracks.
@@ -31,9 +36,6 @@ public struct GestureValue: Sendable, Equatable {
     /// How far a swipe went from where it started, screen units (swipe); its mean speed is
     /// `scalarVelocity`.
     public var distance: Double = 0
-    /// The focused application when the gesture began, as its `AppFocus.serial` (0: none
-    /// known); `AppFocus.app(serial:)` gives the app. An integer keeps the value a plain struct.
-    public var appSerial: Int = 0
 
     /// A snapshot; recognizers fill in what their kind measures.
     public init(kind: GestureKind, state: GestureState = .possible, t: Double = 0, pointers: Int = 0,

@@ -7,12 +7,12 @@ import MotionGestures
 /// own (`Frame.focus`). Blank lines are skipped. Errors carry `file:line`.
 public final class JSONLinesReader: FrameSource {
     private let reader: LineReader
-    /// What one line holds.
-    enum Item {
-        case event(PointerEvent)
-        case app(t: Double, app: AppInfo?)
-    }
-    private var pending: Item?
+    private var pending: PointerEvent?
+    /// An app line read (its time relative, as frames'): it ends the frame being gathered and
+    /// comes out as a frame of its own. Kept beside the pointer path, which stays as it was.
+    private var pendingFocus: (t: Double, app: AppInfo?)?
+    /// The app of the line `parse` just read as an app line, with its absolute time.
+    private var appLine: (t: Double, app: AppInfo?)?
     private var firstTime: Double?
     private var lastTime = -Double.infinity
     /// Pointers down now, with their last position (for the final cancel).
@@ -21,15 +21,20 @@ public final class JSONLinesReader: FrameSource {
     /// line before, which then costs no hashing. Forgotten whenever `down` gains or loses a key
     /// (which moves its entries).
     private var lastMoved: (id: Int, index: Dictionary<Int, (x: Double, y: Double)>.Index)?
+    /// Pointers down at once at most: recognizers cost O(N²) in them, and recordings of real
+    /// devices (evemu, libinput) stop at 1,024 slots (`ProtocolBSlots.maxSlotsInUse`).
+    public static let maxPointersDown = 1024
     /// The smallest step between two frames' times so far, and the frames read: a file whose
     /// frames are all seconds apart was most likely written in milliseconds (`timeUnitHint`).
     private var smallestStep = Double.infinity
     private var frameCount = 0
-    /// The line of the frame last returned (0: the end-of-input cancel).
+    private var previousFrameTime = 0.0
+    /// The line of the frame last returned (0: the end-of-input cancel); of the event (or app
+    /// line) `nextEvent` read last; of the event held in `pending` and of `pendingFocus`.
     private var frameLine = 0
-    /// Pointers down at once at most: recognizers cost O(N²) in them, and recordings of real
-    /// devices (evemu, libinput) stop at 1,024 slots (`ProtocolBSlots.maxSlotsInUse`).
-    public static let maxPointersDown = 1024
+    private var eventLine = 0
+    private var pendingLine = 0
+    private var focusLine = 0
     /// Reused for every frame: once the caller has let go of the last frame, no allocation.
     private var events: [PointerEvent] = []
 
@@ -44,42 +49,35 @@ public final class JSONLinesReader: FrameSource {
     public var path: String { reader.path }
 
     public func nextFrame() throws -> Frame? {
-        let first: Item
-        if let held = pending {
-            first = held
-            frameLine = pendingLine
-        } else if let item = try nextItem() {
-            first = item
-            frameLine = itemLine
-        } else {
-            return finalCancel()
+        if let focus = pendingFocus {
+            pendingFocus = nil
+            frameLine = focusLine
+            return Frame(t: focus.t, focus: FocusChange(app: focus.app))
         }
+        let held = pending
+        guard let first = try held ?? nextEvent() else {
+            // An app line (or the end of input).
+            return pendingFocus == nil ? finalCancel() : try nextFrame()
+        }
+        frameLine = held == nil ? eventLine : pendingLine
         pending = nil
-        guard case .event(let event) = first else {
-            if case .app(let t, let app) = first { return Frame(t: t, focus: FocusChange(app: app)) }
-            return nil
-        }
-        if frameCount > 0 { smallestStep = min(smallestStep, event.t - previousFrameTime) }
-        previousFrameTime = event.t
+        if frameCount > 0 { smallestStep = min(smallestStep, first.t - previousFrameTime) }
+        previousFrameTime = first.t
         frameCount += 1
         events.removeAll(keepingCapacity: true)
-        events.append(event)
-        while let next = try nextItem() {
-            if case .event(let other) = next, other.t == event.t {
-                events.append(other)
+        events.append(first)
+        // Until a line of another time, an app line (nil, `pendingFocus` set) or the end.
+        while let next = try nextEvent() {
+            if next.t == first.t {
+                events.append(next)
             } else {
                 pending = next
-                pendingLine = itemLine
+                pendingLine = eventLine
                 break
             }
         }
-        return Frame(t: event.t, events: events)
+        return Frame(t: first.t, events: events)
     }
-
-    private var previousFrameTime = 0.0
-    /// The line of the item `nextItem` returned last, and of the one held in `pending`.
-    private var itemLine = 0
-    private var pendingLine = 0
 
     /// Frames of pointer input come 4 to 20 ms apart; when every step between frames is 4 or
     /// more, `t` was most likely written in milliseconds (it is in seconds). Nil otherwise.
@@ -101,17 +99,14 @@ public final class JSONLinesReader: FrameSource {
         return Frame(t: t, events: events)
     }
 
-    private func nextItem() throws -> Item? {
+    /// The next pointer event; nil at the end of input or after an app line (then in `pendingFocus`).
+    private func nextEvent() throws -> PointerEvent? {
         while let bytes = try reader.next() {
             if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
-            let item = try parse(bytes)
+            let parsed = try parse(bytes)
             let line = reader.lineNumber
-            itemLine = line
-            let lineTime: Double
-            switch item {
-            case .event(let event): lineTime = event.t
-            case .app(let t, _): lineTime = t
-            }
+            eventLine = line
+            let lineTime = parsed?.t ?? appLine?.t ?? 0
             if lineTime < lastTime {
                 throw InputError(file: path, line: line, "time goes backwards: t=\(lineTime) after t=\(lastTime)")
             }
@@ -121,7 +116,12 @@ public final class JSONLinesReader: FrameSource {
                 throw InputError(file: path, line: line, problem)
             }
             lastTime = lineTime
-            guard case .event(var event) = item else { return .app(t: t, app: item.app) }
+            guard var event = parsed else {
+                pendingFocus = (t, appLine?.app)
+                focusLine = line
+                appLine = nil
+                return nil
+            }
             event.t = t
             switch event.phase {
             case .down:
@@ -147,7 +147,7 @@ public final class JSONLinesReader: FrameSource {
                     throw InputError(file: path, line: line, "\(event.phase.rawValue) for pointer \(event.id), which is not down")
                 }
             }
-            return .event(event)
+            return event
         }
         return nil
     }
@@ -156,20 +156,23 @@ public final class JSONLinesReader: FrameSource {
         throw FlatJSON.Failure(message: "field \"\(field)\" must be a number")
     }
 
-    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Item {
+    /// A pointer event, or nil for an app line (then in `appLine`).
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> PointerEvent? {
         let f: JSONLinesFields
         if let fast = JSONLinesEventLine.parse(bytes) {
             f = fast
         } else {
             switch try parseGenerally(bytes) {
             case .fields(let fields): f = fields
-            case .app(let t, let app): return .app(t: t, app: app)
+            case .app(let t, let app):
+                appLine = (t, app)
+                return nil
             }
         }
         guard f.id == f.id.rounded(), abs(f.id) < 1e15 else {
             throw InputError(file: path, line: reader.lineNumber, "field \"id\" must be an integer")
         }
-        return .event(PointerEvent(t: f.t, id: Int(f.id), phase: f.phase, x: f.x, y: f.y))
+        return PointerEvent(t: f.t, id: Int(f.id), phase: f.phase, x: f.x, y: f.y)
     }
 
     enum GeneralLine: Equatable {
@@ -241,9 +244,3 @@ public final class JSONLinesReader: FrameSource {
     }
 }
 
-extension JSONLinesReader.Item {
-    var app: AppInfo? {
-        if case .app(_, let app) = self { return app }
-        return nil
-    }
-}

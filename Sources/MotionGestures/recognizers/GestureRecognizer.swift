@@ -236,7 +236,7 @@ open class GestureRecognizer {
     /// `apps` lets the gesture begin.
     private func beginsUnderFocusedApp() -> Bool {
         guard let focus else { return apps == nil }
-        value.appSerial = focus.serial
+        value.appSerial = Int32(truncatingIfNeeded: focus.serial)
         guard let apps else { return true }
         return focus.admits(apps)
     }

@@ -51,7 +51,7 @@ enum GestureMethods {
         case "t": call.lua.push(g.t)
         case "taps": call.lua.push(g.taps)
         // The focused application when the gesture began (nil: unknown).
-        case "app": try LuaConversion.push(AppFunctions.value(of: call.runtime.dispatcher.focus.app(serial: g.appSerial)), on: call.lua)
+        case "app": try LuaConversion.push(AppFunctions.value(of: call.runtime.dispatcher.focus.app(serial: Int(g.appSerial))), on: call.lua)
         // Swipes: the decided direction ("left"…, nil while possible), distance and mean speed.
         case "direction" where g.kind == .swipe: if let d = g.direction { call.lua.push(d.rawValue) } else { call.lua.pushNil() }
         case "distance" where g.kind == .swipe: call.lua.push(g.distance)

@@ -76,7 +76,7 @@ import Testing
     private func recorded(_ recognizer: GestureRecognizer, _ dispatcher: PointerDispatcher) -> () -> [String] {
         var seen: [String] = []
         recognizer.addListener { value in
-            seen.append("\(value.state.rawValue) \(dispatcher.focus.app(serial: value.appSerial)?.id ?? "-")")
+            seen.append("\(value.state.rawValue) \(dispatcher.focus.app(serial: Int(value.appSerial))?.id ?? "-")")
         }
         return { seen }
     }
@@ -149,5 +149,14 @@ import Testing
         dispatcher.dispatch(frame(1.15, (1, .down, 0, 0)))
         dispatcher.dispatch(frame(1.2, (1, .up, 0, 0)))
         #expect(seen() == ["recognized firefox"])
+    }
+}
+
+@Suite struct GestureValueLayoutTests {
+    /// The focus serial sits in the padding after `kind` and `state`: a gesture value (copied
+    /// per event, stored whole in Lua userdata) is no larger than it was without it.
+    @Test func theAppSerialAddsNoBytes() {
+        #expect(MemoryLayout<GestureValue>.size == 120)  // as before it
+        #expect(MemoryLayout<GestureValue>.offset(of: \GestureValue.appSerial) == 4)
     }
 }
