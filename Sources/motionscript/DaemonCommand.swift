@@ -68,6 +68,8 @@ struct DaemonCommand: ParsableCommand {
         Interruption.catchSignals()
         let host = PluginHost(folder: folder, options: options, router: router,
                               defaults: PluginLimits(timeout: timeout, memoryMiB: memory))
+        host.hangRecord = HangRecord(path: HangRecord.defaultPath)
+        host.watchdog = PluginWatchdog(record: host.hangRecord, sink: standard.sink)
         var status: Int32 = 0
         var message: String?
         do {
@@ -81,7 +83,9 @@ struct DaemonCommand: ParsableCommand {
                     message = "motionscript: \(broken.joined(separator: ", ")) did not run to the end (see above)"
                 }
             } else {
-                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab) {
+                // A service must not die with its touchpad: devices that go away are waited for.
+                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
+                                               waitsForDevices: true) {
                     router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
                 }
                 defer { device.close() }
@@ -90,7 +94,7 @@ struct DaemonCommand: ParsableCommand {
                 host.screenSource = device.firstDevice
                 let watcher = try ConfigWatcher(folder: folder)
                 let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
-                message = "motionscript: \(reason)"
+                router.diagnostic(nil, reason)
             }
         } catch let error as InputError {
             (status, message) = (2, "error: \(error)")

@@ -61,6 +61,10 @@ public final class FileWatcher {
         close(wakeWriteFD)
     }
 
+    /// The inotify descriptor: readable when a change waits to be read (a host that waits on
+    /// several descriptors at once adds it to its wait, then calls `wait(debounce: 0, timeout: 0)`).
+    public var eventDescriptor: Int32 { fd }
+
     /// The descriptor `stop()` writes to; a signal handler may write a byte to it
     /// (write is async-signal-safe).
     public var wakeDescriptor: Int32 { wakeWriteFD }
