@@ -29,6 +29,8 @@ public final class LuaRuntime {
     var bindings: [Binding] = []
     /// `requireToFail` relations made so far (see `RecognizerFactories.maxRequirements`).
     var requirementCount = 0
+    /// Live input: each device's `device` table, made once (see `DeviceTables`).
+    let deviceTables = DeviceTables()
 
     /// The script's keys, mouse and exec: performed through the host's `ActionHost` (set
     /// before `load()`; by default only reported as output lines). Held keys are released when

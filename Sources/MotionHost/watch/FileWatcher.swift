@@ -69,6 +69,12 @@ public final class FileWatcher {
     /// (write is async-signal-safe).
     public var wakeDescriptor: Int32 { wakeWriteFD }
 
+    /// For a caller that waits on this watcher in its own wait (the live input hub's): readable
+    /// when a file event is pending (`hasChanged()` reads it), and once `stop()` was called (it
+    /// then stays readable).
+    public var changeDescriptor: Int32 { fd }
+    public var stopDescriptor: Int32 { wakeFD }
+
     /// Makes the current or next `wait` return `.stopped`. Safe from any thread.
     /// Whether `stop()` (or a signal handler) asked the watcher to stop: a poll of the wake pipe
     /// that does not wait, cheap enough to ask every few hundred frames.
