@@ -136,7 +136,10 @@ extension Watchdog {
             while !ended {
                 let now = Clock.monotonic()
                 if now >= limitAt + grace {
-                    lastResort()
+                    lastResort()  // ends the process; were it to return, the stretch is over
+                    limitAt = .infinity
+                    limiter = nil
+                    continue
                 } else if now >= limitAt, let limiter {
                     // The hook stops the state once it runs Lua code again.
                     limiter.expire()
