@@ -13,6 +13,7 @@ import Testing
             {"t":0,"plugin":"swipes","status":"loaded","version":1}
             {"t":0.032,"plugin":"drag","name":"position","value":{"x":112,"y":209}}
             {"t":0.048,"plugin":"drag","name":"position","value":{"x":120,"y":215}}
+            {"t":0.216,"plugin":"drag","name":"position","value":{"x":110,"y":215}}
             {"t":0.232,"plugin":"drag","name":"position","value":{"x":108,"y":215}}
 
             """)
