@@ -58,9 +58,12 @@ let package = Package(
         // installed binary needs no files beside it.)
         .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
+        // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
+        // journal priorities.
+        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionLua"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionActions", "MotionControl", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionHost"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]

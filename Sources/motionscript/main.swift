@@ -10,7 +10,7 @@ if let problem = RepeatedOptions.problem(in: Array(CommandLine.arguments.dropFir
     exit(2)
 }
 do {
-    var command = try Motionscript.parseAsRoot()
+    var command = try Motionscript.parseAsRoot(CtlArguments.normalized(Array(CommandLine.arguments.dropFirst())))
     do {
         try command.run()
     } catch let error as ValidationError {
