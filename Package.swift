@@ -61,9 +61,11 @@ let package = Package(
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities.
         .target(name: "MotionControl", dependencies: ["MotionHost", "MotionLua"]),
+        // `motionscript check`: what can be known about plugins before a gesture happens.
+        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionActions", "MotionControl", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionActions", "MotionControl", "MotionCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
@@ -72,7 +74,7 @@ let package = Package(
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionHost"]),
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionHost"], exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
