@@ -99,23 +99,7 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             let left = deadline.map { max(0, $0 - LiveEventReader.now()) }
             switch try reader.next(timeout: left) {
             case .event(let event):
-                note(event)
-                do {
-                    if let state = seed {
-                        seed = nil
-                        for var e in state {
-                            (e.sec, e.usec) = (event.sec, event.usec)
-                            _ = try decoder.feed(e, place: 0)
-                        }
-                    }
-                    if event.type == EV.SYN, event.code == SYN.DROPPED, reader.isEvdevNode {
-                        if let frame = try resync(after: event) { return .frame(frame) }
-                        continue
-                    }
-                    if let frame = try decoder.feed(event, place: 0) { return .frame(frame) }
-                } catch let failure as EvdevDecoder.Failure {
-                    throw InputError(file: reader.path, failure.message)
-                }
+                if let frame = try process(event) { return .frame(frame) }
             case .timeout:
                 return .timeout
             case .end(let reason):
@@ -124,6 +108,47 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
                 return .end(reason)
             }
         }
+    }
+
+    /// Feeds one event to the decoder (the start-up state first, a resynchronization after
+    /// `SYN_DROPPED`); the frame it completes, if any.
+    private func process(_ event: InputEventRecord) throws -> Frame? {
+        note(event)
+        do {
+            if let state = seed {
+                seed = nil
+                for var e in state {
+                    (e.sec, e.usec) = (event.sec, event.usec)
+                    _ = try decoder.feed(e, place: 0)
+                }
+            }
+            if event.type == EV.SYN, event.code == SYN.DROPPED, reader.isEvdevNode {
+                return try resync(after: event)
+            }
+            return try decoder.feed(event, place: 0)
+        } catch let failure as EvdevDecoder.Failure {
+            throw InputError(file: reader.path, failure.message)
+        }
+    }
+
+    /// The next frame among the events already read (nil: none complete), without reading or
+    /// waiting: `LiveDeviceSet` reads each device once per wake-up (`reader.fill()`) and then
+    /// takes its frames from here.
+    public func bufferedFrame() throws -> Frame? {
+        guard !ended else { return nil }
+        while let event = reader.nextBuffered() {
+            if let frame = try process(event) { return frame }
+        }
+        return nil
+    }
+
+    /// Ends input from this device for `reason` (it went away, or reading stops): the frame
+    /// cancelling the pointers still down, if any. Later calls return nil.
+    public func end(_ reason: String) -> Frame? {
+        guard !ended else { return nil }
+        ended = true
+        _ = reader.end(reason)
+        return decoder.finish()
     }
 
     /// The kernel's client buffer overflowed. As libevdev does: what is still queued is stale

@@ -1,17 +1,29 @@
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
 import MotionGestures
 
-/// Several live devices read as one input (`--device` repeated): paths, and selectors
-/// (`touchpad`, `touchscreen`, `mouse`, `name=GLOB`) matched against the devices present and,
-/// through inotify on /dev/input, against devices plugged in later. Frames come out one device
-/// at a time, on one time line (the first event of any device is t 0; evdev timestamps share
-/// CLOCK_MONOTONIC). Every pointer event names its device (`PointerEvent.device`), and pointer
-/// ids stay unique among the pointers down: an id already down on another device is replaced by a
-/// fresh one (from 1,000,000) until that pointer lifts. A device that goes away cancels its
-/// pointers and the rest go on; input ends when every device named by path is gone (with
-/// selectors only, it goes on until stopped), or on `stop()`/a signal.
+/// Several live devices read as one input (`--device` repeated; the daemon's input hub): paths,
+/// and selectors (`touchpad`, `touchscreen`, `mouse`, `name=GLOB`) matched against the devices
+/// present and, through inotify on /dev/input, against devices plugged in later. Every device is
+/// opened once, whoever reads the frames.
+///
+/// One wait per wake-up: `nextFrame` waits in a single `ppoll` on every device, the stop pipe,
+/// the hotplug watch and the descriptors given to `watch(fd:onReadable:)`, whatever their
+/// number, with no polling interval (no time limit: no wake-up at all until something happens).
+/// Each device the wait says is readable is read once (one `read(2)`); its complete frames are
+/// queued, and frames leave in timestamp order across devices (evdev timestamps share
+/// CLOCK_MONOTONIC), not device by device. The first event of any device is t 0.
+///
+/// Every pointer event names its device (`PointerEvent.device`), and pointer ids stay unique
+/// among the pointers down: an id already down on another device is replaced by a fresh one
+/// (from 1,000,000) until that pointer lifts. A device that goes away cancels its pointers and
+/// the rest go on. Input ends when every device named by path is gone (with selectors only, it
+/// goes on until stopped), or on `stop()`/a signal — unless `waitsForDevices` is set (a
+/// long-running host): then nothing but `stop()` ends input, and a device named by path that
+/// went away is opened again when its node comes back (suspend/resume, Bluetooth), as
+/// selectors pick up devices plugged in again.
 public final class LiveDeviceSet {
     public struct Member {
         public let device: LiveDevice
@@ -19,6 +31,13 @@ public final class LiveDeviceSet {
         public let node: String
         public let byPath: Bool
         var ids: [Int: Int] = [:]
+        /// Frames read and decoded, not yet delivered (in the device's order).
+        var queue: [Frame] = []
+        var queueHead = 0
+        /// Set once the device ended; the member leaves once its queue is empty.
+        var endReason: String?
+
+        var hasQueued: Bool { queueHead < queue.count }
     }
 
     public private(set) var members: [Member] = []
@@ -27,42 +46,78 @@ public final class LiveDeviceSet {
     public var diagnostics: ((String) -> Void)?
     /// Stops reading (signals too, through `control.stopOnSignals()`).
     public let control: LiveEventReader
+    /// Only `stop()` ends input: devices that go away are waited for (see the type's comment).
+    public let waitsForDevices: Bool
 
     private let options: EventFileOptions
     private let grab: Bool
     private var inotify: Int32 = -1
+    /// inotify watch → the directory it watches.
+    private var watchedDirectories: [Int32: String] = [:]
+    /// Nodes named by path that went away, opened again when they reappear.
+    private var awaiting: Set<String> = []
     private var origin: Double?
     private var originMicroseconds: Int64 = 0
     private var pathsOpened = 0
     private var lastReason = "end of input"
     private var nextFreshId = 1_000_000
     private var ending = false
-    private var nextIndex = 0
     private let controlPipe: [Int32]
     private var closed = false
+    /// Waits (`ppoll` calls) made so far: one per wake-up, however many devices and watched
+    /// descriptors were ready.
+    public private(set) var waits = 0
+
+    /// Descriptors waited on besides the devices (`watch(fd:onReadable:)`).
+    struct Watcher {
+        let token: WatchToken
+        let fd: Int32
+        let events: Int16
+        let handler: () throws -> Void
+    }
+    var watchers: [Watcher] = []
+    var nextToken = 0
+    /// The wait's descriptors, rebuilt only when the set changes (no allocation per wake-up).
+    private var pollFDs: [pollfd] = []
+    /// What each entry of `pollFDs` is.
+    private enum Slot { case control, hotplug, member(Int), watcher(WatchToken) }
+    private var slots: [Slot] = []
+    var pollFDsAreStale = true
 
     public static let inputDirectory = "/dev/input"
 
     /// Opens every path (an error for one that cannot be opened) and every present device a
-    /// selector matches; with selectors, watches /dev/input for more.
+    /// selector matches; with selectors, watches /dev/input for more. With `waitsForDevices`,
+    /// a path that is not there yet is waited for instead of an error.
     public init(selectors: [DeviceSelector], options: EventFileOptions = EventFileOptions(), grab: Bool = false,
-                diagnostics: ((String) -> Void)? = nil) throws {
+                waitsForDevices: Bool = false, diagnostics: ((String) -> Void)? = nil) throws {
         self.selectors = selectors
         self.options = options
         self.grab = grab
+        self.waitsForDevices = waitsForDevices
         self.diagnostics = diagnostics
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw InputError(file: "<devices>", "cannot create a pipe: \(String(cString: strerror(errno)))") }
         controlPipe = fds
         control = try LiveEventReader(fileDescriptor: fds[0], name: "<control>", ownsDescriptor: true)
-        for case .path(let path) in selectors {
+        let paths = selectors.compactMap { if case .path(let path) = $0 { return path } else { return nil } }
+        if selectors.contains(where: { !$0.isPath }) || (waitsForDevices && !paths.isEmpty) {
+            inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        }
+        if selectors.contains(where: { !$0.isPath }) { watchDirectory(Self.inputDirectory) }
+        for path in paths {
+            if waitsForDevices {
+                watchDirectory(Self.directory(of: path))
+                if !reopen(path) {
+                    diagnostics?("motionscript: \(path) is not there yet; waiting for it")
+                }
+                continue
+            }
             let device = try LiveDevice(path: path, options: options, grab: grab)
             add(device, node: path, byPath: true)
             pathsOpened += 1
         }
         if selectors.contains(where: { !$0.isPath }) {
-            inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            if inotify >= 0 { _ = inotify_add_watch(inotify, Self.inputDirectory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB)) }
             for info in InputDeviceList.current() {
                 guard let node = info.eventNode, selectors.contains(where: { $0.matches(name: info.name, kind: info.kind) }) else { continue }
                 open(node)
@@ -75,12 +130,14 @@ public final class LiveDeviceSet {
 
     deinit { close() }
 
-    /// Releases every grab and closes the devices (idempotent).
+    /// Releases every grab and closes the devices (idempotent). Watched descriptors stay their
+    /// owners' to close.
     public func close() {
         guard !closed else { return }  // a descriptor closed twice could be someone else's by then
         closed = true
         for member in members { member.device.close() }
         members.removeAll()
+        watchers.removeAll()
         if inotify >= 0 { Glibc.close(inotify); inotify = -1 }
         control.close()
         Glibc.close(controlPipe[1])
@@ -96,7 +153,10 @@ public final class LiveDeviceSet {
         let kind = InputDeviceInfo.classify(properties: d.properties, abs: d.codes[EV.ABS] ?? [], rel: d.codes[EV.REL] ?? [])
         let name = d.name.isEmpty ? node : d.name
         device.diagnostics = { [weak self] in self?.diagnostics?("motionscript: \($0)") }
-        members.append(Member(device: device, tag: PointerDevice(name: name, kind: kind.rawValue), node: node, byPath: byPath))
+        var member = Member(device: device, tag: PointerDevice(name: name, kind: kind.rawValue), node: node, byPath: byPath)
+        member.queue.reserveCapacity(16)
+        members.append(member)
+        pollFDsAreStale = true
     }
 
     /// Opens a device a selector matched (present at start or plugged in); failures are said, not fatal.
@@ -117,24 +177,61 @@ public final class LiveDeviceSet {
         }
     }
 
-    /// New nodes in /dev/input that a selector names.
+    /// Opens a device named by path again (`waitsForDevices`); false (and waits for its node)
+    /// when it cannot be opened now.
+    @discardableResult
+    private func reopen(_ path: String) -> Bool {
+        guard !members.contains(where: { $0.node == path }) else { return true }
+        do {
+            let device = try LiveDevice(path: path, options: options, grab: grab)
+            add(device, node: path, byPath: true)
+            awaiting.remove(path)
+            return true
+        } catch {
+            awaiting.insert(path)
+            return false
+        }
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private func watchDirectory(_ directory: String) {
+        guard inotify >= 0, !watchedDirectories.values.contains(directory) else { return }
+        let wd = inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB))
+        if wd >= 0 { watchedDirectories[wd] = directory }
+    }
+
+    /// New nodes in a watched directory: devices a selector names, and paths waited for.
     private func checkHotplug() {
         guard inotify >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var nodes: [String] = []
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             var offset = 0
             while offset + 16 <= n {
+                let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: Int32.self) }
                 let length = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
                 let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
-                if name.hasPrefix("event") { nodes.append(Self.inputDirectory + "/" + name) }
+                if let directory = watchedDirectories[wd] {
+                    nodes.append((directory == "/" ? "" : directory) + "/" + name)
+                }
                 offset += 16 + length
             }
         }
-        for node in Set(nodes).sorted() { open(node) }
+        let prefix = Self.inputDirectory + "/event"
+        for node in Set(nodes).sorted() {
+            if awaiting.contains(node) {
+                if reopen(node) { diagnostics?("motionscript: \(node) is back; reading it again") }
+            } else if node.hasPrefix(prefix), selectors.contains(where: { !$0.isPath }) {
+                open(node)
+            }
+        }
     }
 
     /// Input time now on the shared time line (nil before the first event).
@@ -148,51 +245,167 @@ public final class LiveDeviceSet {
         return nil
     }
 
-    /// The next frame of any device, waiting at most `timeout` seconds (nil: no limit).
+    /// The next frame of any device, in timestamp order across devices, waiting at most
+    /// `timeout` seconds (nil: no limit). When a watched descriptor was ready, its handler ran
+    /// and no frame is: `.timeout` at once, so the caller sees what the handler changed.
     public func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
         let deadline = timeout.map { LiveEventReader.now() + $0 }
         while true {
-            if !ending, case .end = try control.next(timeout: 0) { beginEnding("stopped") }
-            // Frames already buffered or readable, one device after the other.
-            var index = 0
-            while index < members.count {
-                let i = (nextIndex + index) % members.count
-                switch try members[i].device.nextFrame(timeout: 0) {
-                case .frame(let frame):
-                    nextIndex = i + 1
-                    return .frame(tagged(frame, member: i))
-                case .end(let reason):
-                    let member = members.remove(at: i)
-                    member.device.close()
-                    if !ending {
-                        lastReason = reason
-                        let goesOn = members.contains(where: { $0.byPath }) || (pathsOpened == 0 && inotify >= 0)
-                        if goesOn { diagnostics?("motionscript: \(member.node): \(reason); its pointers are cancelled, the others go on") }
-                    }
-                    if member.byPath, !ending, !members.contains(where: { $0.byPath }), pathsOpened > 0 {
-                        beginEnding(reason)
-                    }
-                    continue
-                case .timeout:
-                    index += 1
-                }
+            if let frame = takeEarliest() { return .frame(frame) }
+            if ending || (members.isEmpty && inotify < 0 && !waitsForDevices) { return .end(lastReason) }
+            if pollFDsAreStale { rebuildPollFDs() }
+            let left = deadline.map { $0 - LiveEventReader.now() }
+            let ready = pollWait(&pollFDs, seconds: left)
+            waits += 1
+            if ready < 0 {
+                let e = errno
+                guard e == EINTR else { throw InputError(file: "<devices>", "poll failed: \(String(cString: strerror(e)))") }
             }
-            if ending || (members.isEmpty && inotify < 0) { return .end(lastReason) }
-            checkHotplug()
-            let left = deadline.map { max(0, $0 - LiveEventReader.now()) }
-            var fds = members.map { pollfd(fd: $0.device.reader.fileDescriptor, events: Int16(POLLIN), revents: 0) }
-            fds.append(pollfd(fd: control.wakeFileDescriptor, events: Int16(POLLIN), revents: 0))
-            if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-            let ready = pollWait(&fds, seconds: left)
-            if ready == 0, let deadline, LiveEventReader.now() >= deadline { return .timeout }
+            if ready <= 0 {
+                if let deadline, LiveEventReader.now() >= deadline { return .timeout }
+                continue
+            }
+            if try dispatch(), !members.contains(where: \.hasQueued) { return .timeout }
         }
     }
 
-    /// Ends input: every device still open is stopped, so its pointers are cancelled.
+    /// Acts on what the wait found ready: reads each readable device once and queues its
+    /// frames, notices hotplug and the stop request, runs watched descriptors' handlers.
+    /// True when a handler ran.
+    private func dispatch() throws -> Bool {
+        var ranHandler = false
+        var ready: [(Slot, Int16)] = []
+        for (i, fd) in pollFDs.enumerated() where fd.revents != 0 {
+            ready.append((slots[i], fd.revents))
+        }
+        for (slot, revents) in ready {
+            switch slot {
+            case .control:
+                if !ending { beginEnding("stopped") }
+            case .hotplug:
+                checkHotplug()
+            case .member(let i):
+                guard i < members.count else { continue }
+                try read(member: i, revents: revents)
+            case .watcher(let token):
+                // A handler may have unwatched this one (or others) meanwhile.
+                guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
+                if revents & Int16(POLLNVAL) != 0 {
+                    unwatch(token)
+                    diagnostics?("motionscript: descriptor \(watcher.fd) was closed without being unwatched; no longer waited on")
+                    continue
+                }
+                ranHandler = true
+                try watcher.handler()
+            }
+        }
+        return ranHandler
+    }
+
+    /// One read of a device the wait said is ready, and the frames it completes.
+    private func read(member i: Int, revents: Int16) throws {
+        let device = members[i].device
+        var result: LiveEventReader.Fill
+        if revents & Int16(POLLNVAL) != 0 {
+            result = .end("device closed")
+        } else {
+            result = try device.reader.fill()
+        }
+        while let frame = try device.bufferedFrame() { members[i].queue.append(frame) }
+        if case .end(let reason) = result { endMember(i, reason) }
+    }
+
+    private func endMember(_ i: Int, _ reason: String) {
+        guard members[i].endReason == nil else { return }
+        members[i].endReason = reason
+        if let cancel = members[i].device.end(reason) { members[i].queue.append(cancel) }
+        pollFDsAreStale = true
+    }
+
+    /// The queued frame with the earliest timestamp (ties: the first device), tagged; members
+    /// that ended leave once their frames are out.
+    private func takeEarliest() -> Frame? {
+        var best = -1
+        var bestTime = Int64.max
+        var i = 0
+        while i < members.count {
+            let member = members[i]
+            if !member.hasQueued {
+                if member.endReason != nil {
+                    remove(member: i)
+                    continue
+                }
+                i += 1
+                continue
+            }
+            let t = Int64((member.queue[member.queueHead].t * 1_000_000).rounded()) &+ (member.device.timeOriginMicroseconds ?? 0)
+            if t < bestTime {
+                bestTime = t
+                best = i
+            }
+            i += 1
+        }
+        guard best >= 0 else { return nil }
+        let frame = members[best].queue[members[best].queueHead]
+        members[best].queueHead += 1
+        if members[best].queueHead == members[best].queue.count {
+            members[best].queue.removeAll(keepingCapacity: true)
+            members[best].queueHead = 0
+        }
+        return tagged(frame, member: best)
+    }
+
+    /// A member that ended and delivered its last frame: said, and waited for when it may come
+    /// back.
+    private func remove(member i: Int) {
+        let member = members.remove(at: i)
+        pollFDsAreStale = true
+        member.device.close()
+        let reason = member.endReason ?? lastReason
+        guard !ending else { return }
+        lastReason = reason
+        if waitsForDevices {
+            if member.byPath {
+                // A FIFO can be opened again at once (it waits for its next writer); a device
+                // node that went away is waited for.
+                if reopen(member.node) {
+                    diagnostics?("motionscript: \(member.node): \(reason); opened it again")
+                } else {
+                    diagnostics?("motionscript: \(member.node): \(reason); waiting for it to come back")
+                }
+            } else {
+                diagnostics?("motionscript: \(member.node): \(reason); its pointers are cancelled, waiting for it to come back")
+            }
+            return
+        }
+        let goesOn = members.contains(where: { $0.byPath }) || (pathsOpened == 0 && inotify >= 0)
+        if goesOn { diagnostics?("motionscript: \(member.node): \(reason); its pointers are cancelled, the others go on") }
+        if member.byPath, !members.contains(where: { $0.byPath }), pathsOpened > 0 {
+            beginEnding(reason)
+        }
+    }
+
+    private func rebuildPollFDs() {
+        pollFDs.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        func add(_ fd: Int32, _ events: Int16, _ slot: Slot) {
+            pollFDs.append(pollfd(fd: fd, events: events, revents: 0))
+            slots.append(slot)
+        }
+        add(control.wakeFileDescriptor, Int16(POLLIN), .control)
+        if inotify >= 0 { add(inotify, Int16(POLLIN), .hotplug) }
+        for (i, member) in members.enumerated() where member.endReason == nil {
+            add(member.device.reader.fileDescriptor, Int16(POLLIN), .member(i))
+        }
+        for watcher in watchers { add(watcher.fd, watcher.events, .watcher(watcher.token)) }
+        pollFDsAreStale = false
+    }
+
+    /// Ends input: every device still open ends, so its pointers are cancelled.
     private func beginEnding(_ reason: String) {
         ending = true
         lastReason = reason
-        for member in members { member.device.stop() }
+        for i in members.indices { endMember(i, reason) }
     }
 
     /// The frame on the shared time line, each event naming its device, ids unique among the

@@ -204,6 +204,73 @@ public final class LiveEventReader {
         }
     }
 
+    /// What one `fill()` did.
+    public enum Fill: Equatable {
+        /// Bytes were read (complete events may now be buffered).
+        case data
+        /// Nothing to read now.
+        case empty
+        /// The source ended (EOF, device gone); the reason says which.
+        case end(String)
+    }
+
+    /// The next complete event among the bytes already read, without reading or waiting: for a
+    /// caller that waits on many readers at once (`LiveDeviceSet`) and reads each only when its
+    /// wait said it is readable.
+    public func nextBuffered() -> InputEventRecord? {
+        guard end - start >= InputEventRecord.rawSize else { return nil }
+        let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+        start += InputEventRecord.rawSize
+        return event
+    }
+
+    /// One non-blocking read(2) of what the source has, appended to the buffer (after the
+    /// bytes of an incomplete event). Call after a wait said the descriptor is readable; the
+    /// events come out of `nextBuffered()`.
+    public func fill() throws -> Fill {
+        if let reason = endReason { return .end(reason) }
+        func ended(_ reason: String) -> Fill {
+            if case .end(let said) = finish(reason) { return .end(said) }
+            return .end(reason)
+        }
+        compact()
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            if n > 0 {
+                end += n
+                return .data
+            }
+            if n == 0 { return ended("end of input") }
+            let e = errno
+            switch e {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .empty
+            case ENODEV: return ended("device disappeared (unplugged or removed)")
+            case EBADF: return ended("device closed")
+            default: throw InputError(file: path, "read error: \(String(cString: strerror(e)))")
+            }
+        }
+    }
+
+    /// Moves the bytes of an incomplete event to the front of the buffer.
+    private func compact() {
+        guard start > 0 else { return }
+        let leftover = end - start
+        if leftover > 0 {
+            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: leftover) }
+        }
+        start = 0
+        end = leftover
+    }
+
+    /// Ends reading for `reason` (the set that waits on this reader saw it go), as the reader
+    /// itself would have.
+    func end(_ reason: String) -> String {
+        if let endReason { return endReason }
+        _ = finish(reason)
+        return endReason ?? reason
+    }
+
     /// What `discardQueued()` threw away.
     public struct Discarded: Equatable {
         public var events = 0

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import MotionGestures
+import MotionInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The input hub (`LiveDeviceSet`): frames of several devices in timestamp order, one wait per
+/// wake-up, other descriptors in the same wait, devices that come back. Everything is written
+/// before it is read (FIFOs opened by the set first, so the writers' opens never block): the
+/// timestamps are injected, nothing depends on sleeps.
+@Suite struct InputHubTests {
+    private final class Folder {
+        let path: String
+        init() {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("hub-\(UUID().uuidString)").path
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        func fifo(_ name: String) -> String {
+            let p = path + "/" + name
+            #expect(mkfifo(p, 0o600) == 0)
+            return p
+        }
+    }
+
+    /// One frame at `sec.usec`: finger with tracking id `id` at x (down when new), or lifted (x nil).
+    private func frame(usec: Int, id: Int32, x: Int32?) -> [UInt8] {
+        var events: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0)]
+        if let x { events += [(3, 0x39, id), (3, 0x35, x), (3, 0x36, 0)] } else { events += [(3, 0x39, -1)] }
+        return events.flatMap { inputEvent(sec: 10, usec: usec, $0.0, $0.1, $0.2) } + inputEvent(sec: 10, usec: usec, 0, 0, 0)
+    }
+
+    /// A writer on a FIFO the set already reads (so open does not block).
+    private func writer(_ path: String) -> Int32 {
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(fd >= 0)
+        return fd
+    }
+
+    private func put(_ fd: Int32, _ bytes: [UInt8]) {
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+    }
+
+    private func summary(_ frame: Frame, _ names: [String: String]) -> String {
+        frame.events.map { "\(names[$0.device?.name ?? ""] ?? "?") \($0.phase.rawValue) \($0.t)" }.joined(separator: ", ")
+    }
+
+    /// Device a's frames are at 10.1 and 10.2 s, b's at 10.0 and 10.3 s, all readable at once:
+    /// they come out 10.0, 10.1, 10.2, 10.3 (before: a, b, a, b, device by device), after one wait.
+    @Test func framesOfSeveralDevicesComeOutInTimestampOrderAfterOneWait() throws {
+        let folder = Folder()
+        let a = folder.fifo("a"), b = folder.fifo("b")
+        let set = try LiveDeviceSet(selectors: [.path(a), .path(b)])
+        defer { set.close() }
+        let wa = writer(a), wb = writer(b)
+        defer { close(wa); close(wb) }
+        put(wa, frame(usec: 100_000, id: 1, x: 10) + frame(usec: 200_000, id: 1, x: nil))
+        put(wb, frame(usec: 0, id: 2, x: 20) + frame(usec: 300_000, id: 2, x: nil))
+        var out: [String] = []
+        for _ in 0..<4 {
+            guard case .frame(let f) = try set.nextFrame(timeout: 5) else { break }
+            out.append(summary(f, [a: "a", b: "b"]))
+        }
+        #expect(out == ["b down 0.0", "a down 0.1", "a up 0.2", "b up 0.3"])
+        #expect(set.waits == 1)
+    }
+
+    /// A watched pipe is in the same wait: its handler runs on the calling thread and
+    /// `nextFrame` answers `.timeout` when no frame is ready; with a frame ready too, both
+    /// happen in one wake-up. After `unwatch` the pipe no longer wakes the wait.
+    @Test func aWatchedDescriptorsHandlerRunsInTheSameWait() throws {
+        let folder = Folder()
+        let a = folder.fifo("a")
+        let set = try LiveDeviceSet(selectors: [.path(a)])
+        defer { set.close() }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var got: [UInt8] = []
+        let token = set.watch(fd: ends[0]) {
+            var byte: UInt8 = 0
+            if read(ends[0], &byte, 1) == 1 { got.append(byte) }
+        }
+        var byte: UInt8 = 7
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(try set.nextFrame(timeout: 5) == .timeout)
+        #expect(got == [7])
+        #expect(set.waits == 1)
+
+        let wa = writer(a)
+        defer { close(wa) }
+        byte = 8
+        #expect(write(ends[1], &byte, 1) == 1)
+        put(wa, frame(usec: 0, id: 1, x: 10))
+        guard case .frame(let f) = try set.nextFrame(timeout: 5) else { Issue.record("no frame"); return }
+        #expect(summary(f, [a: "a"]) == "a down 0.0")
+        #expect(got == [7, 8])
+        #expect(set.waits == 2)
+
+        set.unwatch(token)
+        byte = 9
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(try set.nextFrame(timeout: 0) == .timeout)
+        #expect(got == [7, 8])
+        #expect(set.watchedDescriptors.isEmpty)
+    }
+
+    /// With `waitsForDevices`, a device named by path that goes away (its node removed) is
+    /// waited for and read again when the node is back; input does not end. Without it, the
+    /// same input ends.
+    @Test func aDeviceThatGoesAwayIsReadAgainWhenItComesBack() throws {
+        let folder = Folder()
+        let a = folder.fifo("a")
+        var said: [String] = []
+        let set = try LiveDeviceSet(selectors: [.path(a)], waitsForDevices: true) { said.append($0) }
+        defer { set.close() }
+        var wa = writer(a)
+        put(wa, frame(usec: 0, id: 1, x: 10))
+        close(wa)
+        #expect(unlink(a) == 0)
+        guard case .frame(let first) = try set.nextFrame(timeout: 5) else { Issue.record("no frame"); return }
+        #expect(summary(first, [a: "a"]) == "a down 0.0")
+        // The writer went away with the finger down: cancelled; then the node is gone.
+        guard case .frame(let cancel) = try set.nextFrame(timeout: 5) else { Issue.record("no cancel"); return }
+        #expect(summary(cancel, [a: "a"]) == "a cancel 0.0")
+        #expect(try set.nextFrame(timeout: 0) == .timeout)
+        #expect(said.last == "motionscript: \(a): end of input; waiting for it to come back")
+        #expect(set.members.isEmpty)
+
+        _ = folder.fifo("a")
+        #expect(try set.nextFrame(timeout: 0) == .timeout)
+        #expect(said.last == "motionscript: \(a) is back; reading it again")
+        wa = writer(a)
+        defer { close(wa) }
+        put(wa, frame(usec: 500_000, id: 3, x: 30))
+        guard case .frame(let again) = try set.nextFrame(timeout: 5) else { Issue.record("no frame after coming back"); return }
+        #expect(again.events.map(\.phase) == [.down])
+        #expect(again.events.first?.device?.name == a)
+
+        let other = folder.fifo("b")
+        let plain = try LiveDeviceSet(selectors: [.path(other)])
+        defer { plain.close() }
+        let wb = writer(other)
+        close(wb)
+        #expect(try plain.nextFrame(timeout: 5) == .end("end of input"))
+    }
+
+    /// Stopping ends input even while a watched descriptor and devices wait.
+    @Test func stopEndsTheWait() throws {
+        let folder = Folder()
+        let set = try LiveDeviceSet(selectors: [.path(folder.fifo("a"))], waitsForDevices: true)
+        defer { set.close() }
+        set.stop()
+        #expect(try set.nextFrame(timeout: 5) == .end("stopped"))
+    }
+}
