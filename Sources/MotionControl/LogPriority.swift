@@ -44,6 +44,7 @@ public enum JournalStream {
 
     /// The line as written to stderr: with `<N>` in front under journald, plain otherwise.
     public static func format(_ line: String, priority: LogPriority, journal: Bool) -> String {
-        journal ? "<\(priority.rawValue)>" + line : line
+        // journald reads each line on its own: every line of a traceback carries the priority.
+        journal ? line.split(separator: "\n", omittingEmptySubsequences: false).map { "<\(priority.rawValue)>" + $0 }.joined(separator: "\n") : line
     }
 }
