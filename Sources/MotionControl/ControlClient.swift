@@ -61,15 +61,22 @@ public final class ControlClient {
 
     /// The next line from the daemon, parsed (nil: the daemon closed the connection).
     public func readLine() throws -> JSONValue? {
+        try readRawLine().map { line in
+            do {
+                return try JSONValue.parse(line)
+            } catch {
+                throw ConnectError.failed("the daemon sent a line that is not JSON: \(line.prefix(200))")
+            }
+        }
+    }
+
+    /// The next line as the daemon wrote it (nil: the daemon closed the connection).
+    public func readRawLine() throws -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
-                do {
-                    return try JSONValue.parse(line)
-                } catch {
-                    throw ConnectError.failed("the daemon sent a line that is not JSON: \(line.prefix(200))")
-                }
+                return line
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }

@@ -16,6 +16,8 @@ public final class DaemonService: ControlTarget {
     public let recorder: FlightRecorder
     /// Whether the devices are grabbed while running (`--grab`).
     public let grabs: Bool
+    /// How `ctl scenario` writes (the daemon's --surface/--axes as declarations).
+    public var scenarios = ScenarioWriter(declarations: [], input: EventFileOptions())
     private var device: LiveDeviceSet?
     private var tokens: [Int32: WatchToken] = [:]
     private var signalPipe: Int32?
@@ -189,6 +191,10 @@ public final class DaemonService: ControlTarget {
     }
 
     public func controlScenario(name: String, lastSeconds: Double, into directory: String) throws -> [String] {
-        throw ControlError("scenario is not built yet: use record, then a scenario script that runs the plugins")
+        let running = host.status().filter { $0.state == .running }.map(\.name)
+        return try scenarios.write(name: name, into: directory, folder: host.folder.path, plugins: running,
+                                   seconds: min(lastSeconds, recorder.seconds)) { path in
+            _ = try controlRecord(lastSeconds: lastSeconds, to: path)
+        }
     }
 }

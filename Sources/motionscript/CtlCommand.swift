@@ -181,11 +181,14 @@ struct CtlMonitor: ParsableCommand {
         var arguments: [String: JSONValue] = ["recognizers": .bool(recognizers)]
         if let plugin { arguments["plugin"] = .string(plugin) }
         _ = try CtlConnection.checked(try CtlConnection.guarded { try client.request("monitor", arguments) })
-        while let line = try CtlConnection.guarded({ try client.readLine() }) {
-            if let output = line["line"] ?? line["recognizerState"] {
-                print(output.jsonText)
-                fflush(nil)
+        // An output line goes out byte for byte as the daemon wrote it: `{"id":…,"line":LINE}`.
+        while let raw = try CtlConnection.guarded({ try client.readRawLine() }) {
+            if let start = raw.range(of: ",\"line\":"), raw.hasSuffix("}") {
+                print(raw[start.upperBound..<raw.index(before: raw.endIndex)])
+            } else if let state = (try? JSONValue.parse(raw))?["recognizerState"] {
+                print(state.jsonText)
             }
+            fflush(nil)
         }
     }
 }

@@ -97,6 +97,8 @@ struct DaemonCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
                 defer { service.close() }
+                service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
+                                                   input: options.input)
                 let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab) {
                     router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
                 }

@@ -29,23 +29,25 @@ public final class RawEventRing {
         return e.sec * 1_000_000 + e.usec
     }
 
-    /// Oldest first, the events at or after `microseconds`, from the first event after a
-    /// SYN_REPORT (the ring may have cut a frame in two).
+    /// Oldest first, the events at or after `microseconds`, starting at a frame: when the
+    /// window (or the ring's overwriting) cut a frame in two, its rest is left out.
     public func events(since microseconds: Int64) -> [InputEventRecord] {
-        var out: [InputEventRecord] = []
-        out.reserveCapacity(count)
         let first = (next - count + capacity) % capacity
-        for i in 0..<count {
-            let e = storage[(first + i) % capacity]
-            if e.sec * 1_000_000 + e.usec >= microseconds { out.append(e) }
+        func at(_ i: Int) -> InputEventRecord { storage[(first + i) % capacity] }
+        var start = 0
+        while start < count, at(start).sec * 1_000_000 + at(start).usec < microseconds { start += 1 }
+        let cut = start > 0 ? !Self.isReport(at(start - 1)) : count == capacity
+        if cut {
+            while start < count, !Self.isReport(at(start)) { start += 1 }
+            start += 1
         }
-        // Drop a partial first frame: up to and including the first SYN_REPORT, unless the
-        // window starts exactly at the ring's beginning after a report.
-        if count == capacity || (out.count < count && !out.isEmpty) {
-            if let report = out.firstIndex(where: { $0.type == EV.SYN && $0.code == SYN.REPORT }) {
-                out.removeSubrange(...report)
-            }
+        var out: [InputEventRecord] = []
+        if start < count {
+            out.reserveCapacity(count - start)
+            for i in start..<count { out.append(at(i)) }
         }
         return out
     }
+
+    private static func isReport(_ e: InputEventRecord) -> Bool { e.type == EV.SYN && e.code == SYN.REPORT }
 }

@@ -1,0 +1,38 @@
+import XCTest
+import MotionControl
+import MotionInput
+
+final class FlightRecorderTests: XCTestCase {
+    func frame(_ ring: RawEventRing, at t: Int64, x: Int32) {
+        ring.append(InputEventRecord(sec: t / 1_000_000, usec: t % 1_000_000, type: 3, code: 0, value: x))
+        ring.append(InputEventRecord(sec: t / 1_000_000, usec: t % 1_000_000, type: 0, code: 0, value: 0))
+    }
+
+    func testTheRingKeepsTheLastEventsAndStartsAtAFrame() {
+        let ring = RawEventRing(capacity: 5)
+        XCTAssertNil(ring.lastMicroseconds)
+        for i in 0..<4 { frame(ring, at: 1_000_000 + Int64(i) * 10_000, x: Int32(i)) }
+        // 8 events went in, 5 stay: x=1's SYN, x=2, SYN, x=3, SYN; the cut frame is dropped.
+        XCTAssertEqual(ring.lastMicroseconds, 1_030_000)
+        XCTAssertEqual(ring.events(since: 0).map(\.value), [2, 0, 3, 0])
+        // A window: only what lies in it, from a frame boundary.
+        XCTAssertEqual(ring.events(since: 1_025_000).map(\.value), [3, 0])
+    }
+
+    func testTheScenarioScriptRunsEachPluginWithGlobalsOfItsOwn() {
+        let writer = ScenarioWriter(declarations: ["axes: 0:1000,0:1000"], input: EventFileOptions())
+        XCTAssertEqual(writer.script(folder: "/home/u/.config/motionscript", plugins: ["swipe", "tap"], seconds: 10), """
+            -- axes: 0:1000,0:1000
+            -- Written by `motionscript ctl scenario`: the plugins of /home/u/.config/motionscript over 10 s of recorded input.
+            -- Each plugin runs with globals of its own, as the daemon gives each a Lua state of its own.
+            local folder = "/home/u/.config/motionscript"
+            package.path = folder .. "/?.lua;" .. folder .. "/?/init.lua;" .. package.path
+            for _, plugin in ipairs{ "swipe", "tap" } do
+              local env = setmetatable({}, { __index = _G })
+              local chunk = assert(loadfile(folder .. "/" .. plugin .. ".lua", "t", env))
+              chunk()
+            end
+
+            """)
+    }
+}
