@@ -23,6 +23,7 @@ public final class DaemonService: ControlTarget {
     private var signalPipe: Int32?
     private let started = Clock.monotonic()
     private var stopping = false
+    private var emergency = EmergencyGesture()
 
     /// Takes the socket: throws (a real failure: exit 1) when another daemon holds it.
     public init(host: PluginHost, socketPath: String, grabs: Bool, recorder: FlightRecorder = FlightRecorder(),
@@ -36,6 +37,11 @@ public final class DaemonService: ControlTarget {
         let journal = JournalStream.isStandardError
         host.router.diagnostics = { line in
             StandardError.line(JournalStream.format(line, priority: LogPriority.of(line), journal: journal))
+        }
+        host.onFrame = { [weak self] frame in
+            guard let self, self.emergency.observe(frame) else { return }
+            self.host.router.diagnostic(nil, "emergency-stop gesture (five fingers held still for 3 s)")
+            if self.host.isPaused { self.controlResume() } else { self.controlPause() }
         }
         host.router.log.onLine = { [weak self] entry in
             self?.server.publish(log: entry.line, plugin: entry.plugin)
