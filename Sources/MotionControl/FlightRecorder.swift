@@ -57,7 +57,7 @@ public final class FlightRecorder {
         }
         var description = track.description
         if description.name.isEmpty { description.name = track.tag.name }
-        let writer = try EvemuWriter(path: path, device: description)
+        let writer = try EvemuWriter(path: path, device: description, keptKind: track.tag.kind)
         for event in events { try writer.write(event) }
         try writer.close()
         return Written(path: path, device: "\(track.node) (\(track.tag.kind): \(track.tag.name))", events: events.count,

@@ -1,6 +1,9 @@
 import XCTest
 import MotionControl
 import MotionInput
+#if canImport(Glibc)
+import Glibc
+#endif
 
 final class FlightRecorderTests: XCTestCase {
     func frame(_ ring: RawEventRing, at t: Int64, x: Int32) {
@@ -34,5 +37,45 @@ final class FlightRecorderTests: XCTestCase {
             end
 
             """)
+    }
+}
+
+final class RecordingKeepsItsDeviceTests: XCTestCase {
+    func write(keptKind: String?) throws -> String {
+        var d = DeviceDescription()
+        d.name = "Test Pad"
+        d.add(type: 1, code: 0x14a)  // BTN_TOUCH
+        for code: UInt16 in [0, 1] {
+            d.add(type: 3, code: code)
+            d.absinfo[code] = AbsInfo(minimum: 0, maximum: 1000)
+        }
+        let path = NSTemporaryDirectory() + "kept-\(keptKind ?? "none")-\(getpid()).evemu"
+        let writer = try EvemuWriter(path: path, device: d, keptKind: keptKind)
+        for e in [InputEventRecord(sec: 5, usec: 0, type: 1, code: 0x14a, value: 1), InputEventRecord(sec: 5, usec: 0, type: 3, code: 0, value: 100),
+                  InputEventRecord(sec: 5, usec: 0, type: 3, code: 1, value: 200), InputEventRecord(sec: 5, usec: 0, type: 0, code: 0, value: 0),
+                  InputEventRecord(sec: 5, usec: 10_000, type: 1, code: 0x14a, value: 0), InputEventRecord(sec: 5, usec: 10_000, type: 0, code: 0, value: 0)] {
+            try writer.write(e)
+        }
+        try writer.close()
+        return path
+    }
+
+    func testARecordingThatKeepsItsDeviceReplaysWithIt() throws {
+        let path = try write(keptKind: "touchpad")
+        defer { unlink(path) }
+        let source = try EvemuReader(path: path)
+        let frame = try XCTUnwrap(try source.nextFrame())
+        XCTAssertEqual(frame.events.first?.phase, .down)
+        XCTAssertEqual(frame.events.first?.device?.name, "Test Pad")
+        XCTAssertEqual(frame.events.first?.device?.kind, "touchpad")
+        XCTAssertEqual(try source.nextFrame()?.events.first?.device?.kind, "touchpad")
+    }
+
+    func testOtherRecordingsReplayWithoutADeviceAsBefore() throws {
+        let path = try write(keptKind: nil)
+        defer { unlink(path) }
+        let frame = try XCTUnwrap(try EvemuReader(path: path).nextFrame())
+        XCTAssertEqual(frame.events.first?.phase, .down)
+        XCTAssertNil(frame.events.first?.device)
     }
 }

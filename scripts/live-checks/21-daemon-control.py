@@ -193,7 +193,13 @@ expect(replay.returncode == 0, f"the replay exited {replay.returncode}: {replay.
 replayed = [(l["plugin"], l["action"], l.get("keys") or l.get("key"))
             for l in map(json.loads, replay.stdout.splitlines()) if "action" in l and not l.get("auto")]
 expect(replayed == live, f"the replay made {replayed}, the live run {live}")
-print(f"ok: ctl record --last 10 replays to the live run's {len(live)} actions")
+kinds = livecheck.script('motion.pointers():filter(function(p) return p.phase == "down" end)'
+                        ':map(function(p) return p.device and (p.device.kind .. " " .. p.device.name) or "none" end):emit("d")\n',
+                        "daemon-device.lua")
+code, device_lines, _, err = livecheck.run("run", kinds, "--events", record)
+seen = {l["value"] for l in device_lines if l.get("name") == "d"}
+expect(code == 0 and seen == {"touchscreen " + touch.name}, f"the recording's device in a replay: {seen} ({err})")
+print(f"ok: ctl record --last 10 replays to the live run's {len(live)} actions, naming the device ({seen.pop()})")
 
 # ctl scenario: a folder motionscript test passes.
 ok("scenario", "misfire", "--last", "10", "-o", WORK + "/scenarios")

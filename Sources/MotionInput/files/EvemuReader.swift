@@ -1,3 +1,5 @@
+import MotionGestures
+
 /// Reads evemu recordings (`evemu-record`, and `motionscript record`): `#` comments, a device
 /// description (`N:` name, `I:` ids, `P:` properties, `B:` code bitmaps, `A:` axis ranges; evemu 1.1
 /// `A:` lines lack the resolution) and `E: sec.usec type code value` lines, streamed line by line.
@@ -16,10 +18,16 @@ public final class EvemuReader: EvdevFileSource {
         var bitmaps: [UInt16: [UInt8]] = [:]
         var properties: [UInt8] = []
         var first: (InputEventRecord, Int)?
+        var keptKind: String?
         let path = reader.path
         while first == nil {
             var failure: String?
             let more: Void? = try reader.nextLine { line in
+                if !line.isEmpty, line[0] == 35, line.starts(with: EvemuWriter.keptDeviceMarker.utf8) {
+                    keptKind = String(decoding: line.dropFirst(EvemuWriter.keptDeviceMarker.utf8.count), as: UTF8.self)
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    return
+                }
                 if line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
                 if line.hasPrefix("E:") {
                     guard let e = Self.parseEvent(line) else { failure = Self.eventSyntax; return }
@@ -72,7 +80,10 @@ public final class EvemuReader: EvdevFileSource {
             }
         }
         if let first { firstEvent = (first.0, reader.lineNumber) }
-        super.init(path: path, decoder: EvdevDecoder(device: device, options: options))
+        let decoder = EvdevDecoder(device: device, options: options)
+        // A recording that keeps its device names it in every pointer event, as it was live.
+        if let keptKind, !keptKind.isEmpty { decoder.deviceTag = PointerDevice(name: device.name, kind: keptKind) }
+        super.init(path: path, decoder: decoder)
     }
 
     /// Hex bytes to the end of the line (or a comment); nil when one is not a byte.
