@@ -49,7 +49,7 @@ let package = Package(
         // Event-file decoders and live devices, producing pointer frames.
         .target(name: "MotionInput", dependencies: ["MotionGestures", "CLinux"], swiftSettings: hotPath),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
-        .target(name: "MotionActions"),
+        .target(name: "MotionActions", dependencies: ["CLinux"]),
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),

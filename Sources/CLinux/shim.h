@@ -9,4 +9,19 @@
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
 
+/* pidfd_open(2) (Linux 5.3), which glibc wraps only from 2.36: a descriptor that polls readable
+   when the child exits, so one thread can wait for every launched command. -1 with errno
+   ENOSYS on older kernels. */
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+long syscall(long number, ...);
+static inline int ms_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    return (int)syscall(434, pid, 0);
+#endif
+}
+
 #endif

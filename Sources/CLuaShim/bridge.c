@@ -66,6 +66,20 @@ int ms_callprepare(lua_State *L, int fn, int slots) {
 
 int ms_callpointer(lua_State *L, int fn, long long id, int phase, double x, double y,
                    int nresults, int *top) {
+    return ms_callpointerfrom(L, fn, id, phase, x, y, LUA_NOREF, LUA_NOREF, nresults, top);
+}
+
+/* Sets registry[key] = registry[value] in the table on top of the stack (2 more slots). */
+static inline void setref(lua_State *L, int key, int value) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, key);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, value);
+    lua_rawset(L, -3);
+}
+
+void ms_setfieldref(lua_State *L, int key, int value) { setref(L, key, value); }
+
+int ms_callpointerfrom(lua_State *L, int fn, long long id, int phase, double x, double y,
+                       int key, int device, int nresults, int *top) {
     /* handler, function, table, key, value; and the results */
     if (!lua_checkstack(L, 5 + (nresults > 0 ? nresults : 0))) return MS_CALL_NOSTACK;
     ms_Extra *e = ms_extra(L);
@@ -74,6 +88,7 @@ int ms_callpointer(lua_State *L, int fn, long long id, int phase, double x, doub
     lua_pushcfunction(L, ms_traceback);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn);
     pushpointer(L, e, id, phase, x, y);
+    if (key != LUA_NOREF && device != LUA_NOREF) setref(L, key, device);
     return ms_pcall_capped(L, e, 1, nresults, base + 1);
 }
 

@@ -2,6 +2,7 @@
 #ifndef MOTIONSCRIPT_CLUASHIM_EXTRA_H
 #define MOTIONSCRIPT_CLUASHIM_EXTRA_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <lua.h>
 #include "CLuaShimBridge.h"
@@ -13,8 +14,9 @@ typedef struct {
     size_t limit;
     int inSwift;       /* > 0 while Swift runs: allocations must not fail */
     void *owner;       /* the Swift runtime that owns the state */
-    int timedOut;
-    double deadline;
+    atomic_int stop;   /* 0, or why this state is stopped (MS_STOP_*); any thread may set it */
+    double deadline;   /* CLOCK_MONOTONIC seconds past which the state stops; 0: none */
+    char stopReason[128]; /* MS_STOP_HOST: what the host said (set on the Lua thread) */
     int keys[MS_KEY_COUNT]; /* registry references of the bridge's interned strings */
     int gestureMetatable;   /* registry reference of the gesture values' metatable */
     ms_Pool pool;           /* the state's small blocks */

@@ -1,10 +1,12 @@
-#include "CLuaShimInterrupt.h"
+#include "CLuaShim.h"
+#include "extra.h"
 #include <lua.h>
 #include <lauxlib.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,28 +15,92 @@
 static atomic_int interruption;          /* 0, a signal number or MS_INTERRUPT_HOST */
 static atomic_int signalsReceived;
 static atomic_int pending;               /* Lua code started from now on is interrupted */
-static _Atomic(lua_State *) running;     /* the state inside lua_pcall, or NULL */
+/* The Lua thread inside lua_pcall on this OS thread, or NULL. Per OS thread: the signal handler
+ * runs on the thread that runs Lua, and tests run states on several threads at once. */
+static _Thread_local _Atomic(lua_State *) running;
 static atomic_int wakeFDs[MAX_WAKE] = {-1, -1, -1, -1, -1, -1, -1, -1};
 static pthread_t luaThread;
 
+/* The state's time limit is checked every this many instructions. */
+#define DEADLINE_COUNT 10000
+#define EVERY_EVENT (LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT)
+/* Stopped because the whole process is interrupted (a signal, ms_interrupt_request). */
+#define STOP_PROCESS 3
+
+static void stop_hook(lua_State *L, lua_Debug *ar);
+static void deadline_hook(lua_State *L, lua_Debug *ar);
+
+/* Async-signal-safe, as lua.c's use of it from a signal handler. */
+static void hook(lua_State *L) { lua_sethook(L, stop_hook, EVERY_EVENT, 1); }
+
+/* Why Lua code on thread `L` may not run: its state was stopped (MS_STOP_*), the process was
+ * interrupted (STOP_PROCESS), or 0. The state's own reason comes first: it is the more precise. */
+static int stopped(lua_State *L) {
+    int why = atomic_load(&ms_extra(L)->stop);
+    if (why) return why;
+    return atomic_load(&pending) ? STOP_PROCESS : 0;
+}
+
+/* Gives thread `L` the hook its state calls for now: the stopping one, the time limit's, or
+ * none. A hook belongs to one Lua thread, so every thread is given it as it starts running
+ * Lua code (ms_interrupt_enter), a coroutine included. A script's own hook (debug.sethook)
+ * is kept while no limit needs the place. */
+static void apply(lua_State *L) {
+    lua_Hook current = lua_gethook(L);
+    if (stopped(L)) {
+        if (current != stop_hook) hook(L);
+        return;
+    }
+    if (ms_extra(L)->deadline > 0) {
+        if (current == deadline_hook) return;
+        lua_sethook(L, deadline_hook, LUA_MASKCOUNT, DEADLINE_COUNT);
+    } else if (current == deadline_hook || current == stop_hook) {
+        lua_sethook(L, NULL, 0, 0);
+    } else return;
+    if (stopped(L)) hook(L); /* a signal that came between the check and the change */
+}
+
+/* Raises the error of a stopped state at the script's line. */
+static int raise_stop(lua_State *L, lua_Debug *ar, int why) {
+    lua_getinfo(L, "Sl", ar);
+    if (ar->currentline > 0) lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+    else lua_pushliteral(L, "");
+    switch (why) {
+    case MS_STOP_TIMEOUT: lua_pushliteral(L, "timeout: the script ran past its time limit"); break;
+    case MS_STOP_HOST: lua_pushfstring(L, "interrupted (%s)", ms_extra(L)->stopReason); break;
+    default: lua_pushliteral(L, "interrupted"); break;
+    }
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
 /* Raises at the next Lua instruction, call or return, and again at every one after it, so a
- * script cannot swallow the error with pcall and go on. C functions are let through (the
- * message handler that adds the traceback is one). */
-static void interrupt_hook(lua_State *L, lua_Debug *ar) {
+ * script cannot swallow the error with pcall (or coroutine.resume, or coroutine.close) and go
+ * on. C functions are let through (the message handler that adds the traceback is one). */
+static void stop_hook(lua_State *L, lua_Debug *ar) {
     if (ar->event == LUA_HOOKCALL || ar->event == LUA_HOOKTAILCALL || ar->event == LUA_HOOKRET) {
         lua_getinfo(L, "S", ar);
         if (ar->what[0] == 'C') return;
     }
-    lua_getinfo(L, "Sl", ar);
-    if (ar->currentline > 0)
-        lua_pushfstring(L, "%s:%d: interrupted", ar->short_src, ar->currentline);
-    else
-        lua_pushstring(L, "interrupted");
-    lua_error(L);
+    int why = stopped(L);
+    if (!why) { apply(L); return; } /* disarmed meanwhile (ms_interrupt_disarm) */
+    raise_stop(L, ar, why);
 }
 
-static void hook(lua_State *L) {
-    lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+/* Every DEADLINE_COUNT instructions while the state has a time limit. Once it has passed (or
+ * another thread marked the state, ms_state_expire) the state is stopped for good: from then on
+ * the stopping hook raises at every instruction, as an interruption does. */
+static void deadline_hook(lua_State *L, lua_Debug *ar) {
+    ms_Extra *e = ms_extra(L);
+    int why = stopped(L);
+    if (!why) {
+        if (!(e->deadline > 0 && ms_monotonic() > e->deadline)) return;
+        int expected = 0;
+        atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT);
+        why = stopped(L);
+    }
+    hook(L);
+    raise_stop(L, ar, why);
 }
 
 static void interrupt(int why) {
@@ -121,24 +187,59 @@ void ms_interrupt_reset(void) {
 lua_State *ms_interrupt_enter(lua_State *L) {
     lua_State *previous = atomic_exchange(&running, L);
     /* After publishing L: a signal from now on hooks it; one before is seen here. */
-    if (atomic_load(&pending)) hook(L);
-    else if (lua_gethook(L) == interrupt_hook) lua_sethook(L, NULL, 0, 0);
+    apply(L);
     return previous;
 }
 
 void ms_interrupt_leave(lua_State *previous) {
     atomic_store(&running, previous);
-    /* Interrupted inside (a coroutine, a callback): the code around it stops too. */
-    if (previous && atomic_load(&pending)) hook(previous);
+    /* Stopped inside (a coroutine, a callback): the code around it stops too. A state stopped
+     * inside another's call leaves the caller's state as it was. */
+    if (previous) apply(previous);
 }
 
-void ms_interrupt_rehook(lua_State *L) {
-    if (atomic_load(&pending)) hook(L);
+void ms_interrupt_rehook(lua_State *L) { apply(L); }
+
+/* The thread of `e`'s state running Lua code now, if the innermost running one is its. */
+static lua_State *running_in(ms_Extra *e) {
+    lua_State *r = atomic_load(&running);
+    return r && ms_extra(r) == e ? r : NULL;
 }
 
-/* Coroutines: a hook belongs to one Lua thread, so the state to interrupt while a coroutine
- * runs is the coroutine's. coroutine.resume and the functions coroutine.wrap makes are
- * wrapped to mark it for the time it runs. The original runs under lua_pcall, so that the
+void ms_setdeadline(lua_State *L, double deadline) {
+    ms_Extra *e = ms_extra(L);
+    e->deadline = deadline;
+    int expected = MS_STOP_TIMEOUT;
+    atomic_compare_exchange_strong(&e->stop, &expected, 0); /* a new stretch */
+    apply(L);
+    lua_State *r = running_in(e);
+    if (r && r != L) apply(r);
+}
+
+int ms_timedout(lua_State *L) { return atomic_load(&ms_extra(L)->stop) == MS_STOP_TIMEOUT; }
+
+int ms_state_stopped(lua_State *L) { return atomic_load(&ms_extra(L)->stop); }
+
+void ms_state_interrupt(lua_State *L, const char *reason) {
+    ms_Extra *e = ms_extra(L);
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_HOST))
+        snprintf(e->stopReason, sizeof e->stopReason, "%s", reason ? reason : "stopped by the host");
+    apply(L);
+    lua_State *r = running_in(e);
+    if (r) hook(r);
+}
+
+void ms_state_expire(lua_State *L) {
+    int expected = 0;
+    atomic_compare_exchange_strong(&ms_extra(L)->stop, &expected, MS_STOP_TIMEOUT);
+}
+
+/* Coroutines: a hook belongs to one Lua thread, so the thread to interrupt while a coroutine
+ * runs is the coroutine's, and it must have its state's hook (a coroutine made before the time
+ * limit was set has none). coroutine.resume, coroutine.close (which runs the coroutine's
+ * pending __close handlers on it) and the functions coroutine.wrap makes are wrapped to mark it
+ * for the time it runs. The original runs under lua_pcall, so that the
  * mark is undone on every path, and its error (a bad argument) raised again after. */
 static int run_marked(lua_State *L, lua_State *co) {
     int n = lua_gettop(L);
@@ -154,6 +255,12 @@ static int run_marked(lua_State *L, lua_State *co) {
 static int marked_resume(lua_State *L) {
     lua_State *co = lua_tothread(L, 1);
     if (!co) return luaL_typeerror(L, 1, "thread");  /* named as the original would be */
+    return run_marked(L, co);
+}
+
+static int marked_close(lua_State *L) {
+    lua_State *co = lua_tothread(L, 1);
+    if (!co) return luaL_typeerror(L, 1, "thread");
     return run_marked(L, co);
 }
 
@@ -177,6 +284,10 @@ void ms_interrupt_trackcoroutines(lua_State *L) {
     if (lua_getfield(L, -1, "resume") == LUA_TFUNCTION) {
         lua_pushcclosure(L, marked_resume, 1);
         lua_setfield(L, -2, "resume");
+    } else lua_pop(L, 1);
+    if (lua_getfield(L, -1, "close") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, marked_close, 1);
+        lua_setfield(L, -2, "close");
     } else lua_pop(L, 1);
     if (lua_getfield(L, -1, "wrap") == LUA_TFUNCTION) {
         lua_pushcclosure(L, marked_wrap, 1);

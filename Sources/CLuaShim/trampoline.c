@@ -58,20 +58,6 @@ double ms_monotonic(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void deadline_hook(lua_State *L, lua_Debug *ar) {
-    ms_Extra *e = extra(L);
-    ms_interrupt_rehook(L); /* a coroutine inherits this hook, not the interrupting one */
-    if (e->deadline > 0 && ms_monotonic() > e->deadline) {
-        e->timedOut = 1;
-        lua_getinfo(L, "Sl", ar);
-        if (ar->currentline > 0)
-            lua_pushfstring(L, "%s:%d: timeout: the script ran past its time limit", ar->short_src, ar->currentline);
-        else
-            lua_pushstring(L, "timeout: the script ran past its time limit");
-        lua_error(L);
-    }
-}
-
 lua_State *ms_newstate(size_t memoryLimit) {
     ms_Extra *e = calloc(1, sizeof(ms_Extra));
     if (!e) return NULL;
@@ -96,17 +82,6 @@ void ms_closestate(lua_State *L) {
     ms_pool_destroy(&e->pool);
     free(e);
 }
-
-void ms_setdeadline(lua_State *L, double deadline) {
-    ms_Extra *e = extra(L);
-    e->deadline = deadline;
-    e->timedOut = 0;
-    if (deadline > 0) lua_sethook(L, deadline_hook, LUA_MASKCOUNT, 10000);
-    else lua_sethook(L, NULL, 0, 0);
-    ms_interrupt_rehook(L);
-}
-
-int ms_timedout(lua_State *L) { return extra(L)->timedOut; }
 
 int ms_traceback(lua_State *L) {
     const char *msg = lua_tostring(L, 1);

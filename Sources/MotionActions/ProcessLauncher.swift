@@ -9,8 +9,8 @@ import Glibc
 /// - runs in its own process group with default signal handling and an empty signal mask, so
 ///   Ctrl-C on motionscript does not kill an application it launched, and a signal motionscript
 ///   blocks for its own use is not blocked in the child;
-/// - is reaped by a thread that waits for it and reports a failure (non-zero exit, a signal) to
-///   `report`; a command that cannot start at all is reported the same way. Neither is fatal.
+/// - is reaped by the process's one reaper thread (`ChildReaper`), which reports a failure
+///   (non-zero exit, a signal) to `report`; a command that cannot start at all is reported the same way. Neither is fatal.
 public final class ProcessLauncher: Sendable {
     private let report: @Sendable (String) -> Void
 
@@ -60,10 +60,7 @@ public final class ProcessLauncher: Sendable {
             return nil
         }
         let report = self.report
-        let child = pid
-        let thread = Thread {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        ChildReaper.shared.watch(pid) { status in
             let exited = status & 0x7f == 0
             if exited {
                 let code = (status >> 8) & 0xff
@@ -73,7 +70,6 @@ public final class ProcessLauncher: Sendable {
                 report("motionscript: exec \(shown): killed by signal \(status & 0x7f)")
             }
         }
-        thread.start()
         return pid
     }
 

@@ -6,9 +6,9 @@ import Glibc
 /// event is written and destroyed when this object goes away (the kernel then releases any key
 /// still down, even if the process is killed).
 ///
-/// A path that is not a character device (a regular file or a FIFO) receives the same
-/// `struct input_event` records without any ioctl: what the device would be sent, for tests
-/// and for looking at what a script types.
+/// A path that is not a character device (a regular file or a FIFO, given with `--uinput`)
+/// receives the same `struct input_event` records without any ioctl: what the device would be
+/// sent, for tests and for looking at what a script types. /dev/uinput itself is never created.
 public final class UinputDevice: InputEventSink {
     public static let defaultPath = "/dev/uinput"
     /// The name the device shows in `/proc/bus/input/devices` and `libinput list-devices`.
@@ -33,23 +33,85 @@ public final class UinputDevice: InputEventSink {
         if fd < 0 { try open() }
         buffer.removeAll(keepingCapacity: true)
         for event in events { event.appendRecord(to: &buffer) }
+        // A FIFO whose reader went away would raise SIGPIPE and end the process, losing its
+        // output: the signal is held back for the write, and a broken pipe is an error.
+        let guarded = !isUinput
+        var pipeSignal = sigset_t(), saved = sigset_t()
+        if guarded {
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &saved)
+        }
+        defer { if guarded { pthread_sigmask(SIG_SETMASK, &saved, nil) } }
         var written = 0
         while written < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ActionError("cannot write to the virtual input device \(path): \(String(cString: strerror(errno)))") }
-            written += n
+            if n > 0 {
+                written += n
+                continue
+            }
+            let e = n < 0 ? errno : EIO
+            if e == EINTR { continue }
+            if e == EAGAIN, waitWritable() { continue }
+            if e == EPIPE {
+                // Take the pending SIGPIPE before the mask is restored.
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+                throw ActionError("cannot write to the virtual input device \(path): nothing reads it any more (the reader of the pipe went away)")
+            }
+            if e == EAGAIN {
+                throw ActionError("cannot write to the virtual input device \(path): its reader has not read for \(Self.writeWait) s")
+            }
+            throw ActionError("cannot write to the virtual input device \(path): \(String(cString: strerror(e)))")
         }
     }
 
-    private func open() throws {
+    /// How long a write waits for a FIFO's reader to make room.
+    static let writeWait = 1.0
+
+    /// Waits for room in a FIFO (non-blocking: a reader that stops reading must not hang the
+    /// host); false after `writeWait` seconds.
+    private func waitWritable() -> Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let rc = poll(&ready, 1, Int32(Self.writeWait * 1000))
+            if rc < 0 && errno == EINTR { continue }
+            return rc > 0
+        }
+    }
+
+    /// Opens (and creates, on uinput) the device; done by the first write, or at start-up by
+    /// `ActionHost.openDevice()`. Idempotent.
+    ///
+    /// Only an explicit path other than /dev/uinput may be a new regular file: /dev/uinput
+    /// must be the kernel's node, never a file created there (as root, without the module,
+    /// every key would silently go into it). A FIFO is opened without waiting for a reader:
+    /// with none, it is an error at once.
+    public func open() throws {
+        guard fd < 0 else { return }
         var info = stat()
         let exists = stat(path, &info) == 0
-        let isCharacterDevice = exists && (info.st_mode & S_IFMT) == S_IFCHR
-        let flags = isCharacterDevice ? O_WRONLY | O_NONBLOCK | O_CLOEXEC
-                                      : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        let kind = exists ? info.st_mode & S_IFMT : 0
+        let isCharacterDevice = kind == S_IFCHR
+        if path == Self.defaultPath {
+            guard exists else { throw Self.openError(path: path, errno: ENOENT) }
+            guard isCharacterDevice else {
+                throw ActionError("cannot use \(path) for the virtual keyboard and mouse: it is not the kernel's uinput device but \(kind == S_IFREG ? "a regular file" : "another kind of file"). Remove it, then load the uinput module: `sudo modprobe uinput` (or give --uinput PATH to write the events to a file)")
+            }
+        }
+        let flags: Int32
+        switch kind {
+        case S_IFCHR, S_IFIFO: flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC
+        default: flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        }
         let opened = Glibc.open(path, flags, 0o644)
-        guard opened >= 0 else { throw Self.openError(path: path, errno: errno) }
+        guard opened >= 0 else {
+            let e = errno
+            if e == ENXIO && kind == S_IFIFO {
+                throw ActionError("cannot open \(path) for the virtual keyboard and mouse: it is a FIFO and nothing reads it")
+            }
+            throw Self.openError(path: path, errno: e)
+        }
         fd = opened
         guard isCharacterDevice else { return }
         do {

@@ -24,12 +24,20 @@ public final class ConfigWatcher {
         watcher.setFiles(files, directories: [folder.path])
     }
 
-    /// The changed files once a burst is over (nil: nothing to act on yet). `now`: monotonic seconds.
-    public func poll(now: Double) -> [String]? {
+    /// Readable when a change waits to be read: the input hub's one wait includes it.
+    public var descriptor: Int32 { watcher.eventDescriptor }
+
+    /// Reads what changed (never waits).
+    public func read(now: Double) {
         if case .changed(let files) = watcher.wait(debounce: 0, timeout: 0) {
             pending.formUnion(files)
             lastChange = now
         }
+    }
+
+    /// The changed files once a burst is over (nil: nothing to act on yet). `now`: monotonic seconds.
+    public func poll(now: Double) -> [String]? {
+        read(now: now)
         guard !pending.isEmpty, now - lastChange >= quiet else { return nil }
         defer { pending = [] }
         return pending.sorted()

@@ -20,8 +20,8 @@ public enum HostLoop {
         host.router.flush()
     }
 
-    /// How often the config folder is looked at while input is quiet (until the watcher's
-    /// descriptor joins the input's one wait).
+    /// How often the config folder is looked at while input is quiet, for a frame source that
+    /// cannot add the watcher's descriptor to its wait (the input hub can: then no interval).
     public static let watchInterval = 0.1
 
     /// Live input until SIGINT/SIGTERM (or the end of every device given by path): frames go to
@@ -38,9 +38,15 @@ public enum HostLoop {
             host.router.diagnostic(nil, "no plugins in \(host.folder.path) yet; add a .lua file there")
         }
         defer { host.close() }
+        // The watcher's descriptor joins the input's one wait: a change wakes it, no polling.
+        var interval: Double? = watcher == nil ? nil : watchInterval
+        let hub = device as? LiveDeviceSet
+        let token = watcher.flatMap { watcher in hub?.watch(fd: watcher.descriptor) { watcher.read(now: Clock.monotonic()) } }
+        defer { if let token { hub?.unwatch(token) } }
+        if token != nil { interval = nil }
         let loop = LiveLoop(device: device)
         while true {
-            var wait = watcher == nil ? nil : watchInterval
+            var wait = interval
             if let due = watcher?.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
             let step = try loop.step(host, maxWait: wait)
             host.router.flush()

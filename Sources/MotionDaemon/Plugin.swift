@@ -25,6 +25,12 @@ public final class Plugin {
     /// (a state is not closed from inside its own callback).
     private var disableRequested: String?
     public private(set) var busySeconds = 0.0
+    /// Ends the process when a call hangs outside Lua (`PluginWatchdog`); records the culprit.
+    var watchdog: PluginWatchdog?
+    /// The plugin that hung the daemon last time, if any (`HangRecord`).
+    var hangRecord: HangRecord?
+    /// The file's identity when it was last read (what the hang record names).
+    private var identity = ""
 
     /// Callback errors within `errorWindow` seconds of input time that disable the plugin.
     public static let maxErrors = 5
@@ -65,11 +71,19 @@ public final class Plugin {
         case .success(let limits): self.limits = limits
         case .failure(let error): return loadFailed(at: t, "\(path): header: \(error)")
         }
+        identity = HangRecord.identity(of: path)
+        if let hangRecord, hangRecord.isCulprit(path) {
+            pipeline.close()
+            state = .failed
+            return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
+        }
         pipeline.options.timeout = limits.timeout
         pipeline.options.memoryLimit = limits.memoryBytes
         let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
+        watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout)
         let result = pipeline.reload()
+        watchdog?.disarm()
         busySeconds += Clock.monotonic() - start
         switch result {
         case .success:
@@ -119,7 +133,10 @@ public final class Plugin {
     /// One call into the plugin under its time limit; what goes wrong stays here.
     private func bounded(_ runtime: LuaRuntime, _ body: () throws -> Void) {
         let start = Clock.monotonic()
-        if limits.timeout > 0 { runtime.setTimeout(limits.timeout) }
+        if limits.timeout > 0 {
+            runtime.setTimeout(limits.timeout)
+            watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout)
+        }
         do {
             try body()
         } catch let error as ScriptError {
@@ -127,7 +144,10 @@ public final class Plugin {
         } catch {
             stopped(by: ScriptError(.runtime, "\(error)"))
         }
-        if limits.timeout > 0 { runtime.setTimeout(0) }
+        if limits.timeout > 0 {
+            runtime.setTimeout(0)
+            watchdog?.disarm()
+        }
         busySeconds += Clock.monotonic() - start
         if let reason = disableRequested {
             disableRequested = nil

@@ -40,7 +40,7 @@ extension PluginHost: PluginControl {
     @discardableResult
     public func disable(_ name: String) -> Bool {
         guard let plugin = plugin(named: name) else { return false }
-        plugin.disable(at: inputTimeNow?() ?? time, reason: nil)
+        plugin.disable(at: now, reason: nil)
         router.flush()
         return true
     }

@@ -28,6 +28,11 @@ public final class PluginHost: LiveTarget {
     public internal(set) var isPaused = false
     /// Sees every frame before the plugins do (the emergency-stop gesture, `DaemonService`).
     public var onFrame: ((Frame) -> Void)?
+    /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
+    public var watchdog: PluginWatchdog?
+    /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
+    /// until its file changes.
+    public var hangRecord: HangRecord?
     /// Called after plugins loaded, reloaded or unloaded (the watcher's file list changes).
     public var onPluginsChanged: (() -> Void)?
 
@@ -40,6 +45,13 @@ public final class PluginHost: LiveTarget {
 
     public func plugin(named name: String) -> Plugin? { plugins.first { $0.name == name } }
 
+    /// Input time now for a lifecycle line or a new version: the device's clock when it has
+    /// one, never earlier than a time already given (a device that went away has none).
+    var now: Double {
+        time = max(time, inputTimeNow?() ?? time)
+        return time
+    }
+
     /// Loads every plugin in the folder, in name order.
     public func loadAll() {
         for (name, path) in folder.plugins() where plugin(named: name) == nil {
@@ -50,16 +62,19 @@ public final class PluginHost: LiveTarget {
     private func add(name: String, path: String) {
         let plugin = Plugin(name: name, path: path, options: options, router: router, limits: defaults)
         plugin.pipeline.screenSource = screenSource
-        plugin.pipeline.inputTimeNow = { [unowned self] in inputTimeNow?() ?? time }
+        plugin.pipeline.inputTimeNow = { [unowned self] in now }
+        plugin.watchdog = watchdog
+        plugin.hangRecord = hangRecord
         plugins.append(plugin)
         plugins.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
         load(plugin)
     }
 
     private func load(_ plugin: Plugin) {
-        plugin.load(at: inputTimeNow?() ?? time, defaults: defaults)
+        let before = plugin.version
+        plugin.load(at: now, defaults: defaults)
         router.flush()
-        reportConflicts(of: plugin)
+        if plugin.version > before { reportConflicts(of: plugin) }
         onPluginsChanged?()
     }
 
@@ -94,7 +109,7 @@ public final class PluginHost: LiveTarget {
     }
 
     private func unload(_ plugin: Plugin) {
-        plugin.unload(at: inputTimeNow?() ?? time)
+        plugin.unload(at: now)
         plugins.removeAll { $0 === plugin }
         router.flush()
         onPluginsChanged?()

@@ -54,6 +54,8 @@ public enum Runner {
         let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
                                      sandbox: options.sandbox)
         defer { runtime.close() }
+        // From here on the watchdog stops this state first, the process only as the last resort.
+        options.watchdog?.arm(stopping: runtime.limiter)
         // The time limit covers the whole run: setup, every frame and the end of input.
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
         runtime.actions = ActionSession(host: options.actions)
@@ -172,6 +174,6 @@ public enum Runner {
         guard options.timeout > 0 else { return try body() }
         runtime.setTimeout(options.timeout)
         defer { runtime.setTimeout(0) }
-        try options.watchdog.map { try $0.bounding(body) } ?? body()
+        try options.watchdog.map { try $0.bounding(stopping: runtime.limiter, body) } ?? body()
     }
 }

@@ -1,66 +1,157 @@
 import Foundation
-import Synchronization
+import MotionLua
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The last resort behind `--timeout`: the Lua hook stops scripts that run Lua code, and the
-/// run loop checks between frames, but a script blocked inside C (`os.execute("sleep 100")`,
-/// `io.read()` on a terminal) runs neither. The watchdog is armed for each stretch of work that
-/// the time limit bounds (a whole file run; one load, replay or live frame) and disarmed after
-/// it; if a stretch is still going `grace` seconds after its limit, the watchdog writes the
-/// whole lines already made, says so and ends the process with exit status 1.
+/// The time limit's enforcer for code the Lua hook cannot reach. The watchdog is armed for each
+/// stretch of work that the time limit bounds (a whole file run; one load, replay or live frame;
+/// one plugin's callback) and disarmed after it. When a stretch is still going at its limit, it
+/// first stops the stretch's Lua state (`LuaStateLimiter`): a script back from a C call raises
+/// then, and only that state stops. If the stretch is still going `grace` seconds later, it is
+/// blocked inside C (`os.execute("sleep 100")`, `io.read()` on a terminal), where nothing but
+/// the process can be stopped: the watchdog writes the whole lines already made, says so and
+/// ends the process with exit status 1.
+///
+/// One thread per watchdog, asleep while disarmed (no wake-ups), ended when the watchdog goes.
 public final class Watchdog: Sendable {
     public let timeout: Double
     public let grace: Double
-    private let what: String
-    private let sink: LineSink?
-    /// Monotonic seconds past which the process ends; infinity while disarmed.
-    private let firesAt = Mutex(Double.infinity)
+    private let timer: WatchThread?
 
     /// A watchdog for `timeout` seconds (0: never fires). Starts disarmed.
     public init(timeout: Double, grace: Double = 2, what: String, sink: LineSink? = nil) {
         self.timeout = timeout
         self.grace = grace
-        self.what = what
-        self.sink = sink
-        guard timeout > 0 else { return }
-        let thread = Thread { [self] in watch() }
-        thread.start()
-    }
-
-    /// Starts a stretch of work bounded by `timeout`, from now.
-    public func arm() {
-        guard timeout > 0 else { return }
-        let at = Clock.monotonic() + timeout + grace
-        firesAt.withLock { $0 = at }
-    }
-
-    public func disarm() {
-        firesAt.withLock { $0 = .infinity }
-    }
-
-    /// Runs `body` as one armed stretch.
-    public func bounding<T>(_ body: () throws -> T) rethrows -> T {
-        arm()
-        defer { disarm() }
-        return try body()
-    }
-
-    private func watch() {
-        // Signals go to the thread that runs Lua, which can act on them.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        let step = min(0.25, max(grace / 4, 0.01))
-        while true {
-            Thread.sleep(forTimeInterval: step)
-            guard Clock.monotonic() > firesAt.withLock({ $0 }) else { continue }
+        guard timeout > 0 else { timer = nil; return }
+        timer = WatchThread(grace: grace) {
             sink?.flushIfIdle()
             StandardError.line("error: \(what): timeout: still running \(grace) s after the time limit of \(timeout) s (blocked outside Lua, e.g. in os.execute or io.read); stopped")
             _exit(1)
+        }
+    }
+
+    deinit { timer?.end() }
+
+    /// Starts a stretch of work bounded by `timeout`, from now; at its limit `limiter`'s state
+    /// (when given) is stopped.
+    public func arm(stopping limiter: LuaStateLimiter? = nil) {
+        timer?.arm(at: Clock.monotonic() + timeout, limiter: limiter)
+    }
+
+    public func disarm() { timer?.disarm() }
+
+    /// Runs `body` as one armed stretch.
+    public func bounding<T>(stopping limiter: LuaStateLimiter? = nil, _ body: () throws -> T) rethrows -> T {
+        arm(stopping: limiter)
+        defer { disarm() }
+        return try body()
+    }
+}
+
+extension Watchdog {
+    /// The watchdog's thread and what it shares with it, behind one mutex and a condition on
+    /// the monotonic clock (a wall-clock jump moves neither the limit nor the last resort).
+    final class WatchThread: @unchecked Sendable {
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        private var thread = pthread_t()
+        private let grace: Double
+        private let lastResort: @Sendable () -> Void
+        // Guarded by `mutex`.
+        private var limitAt = Double.infinity
+        private var limiter: LuaStateLimiter?
+        private var ended = false
+
+        init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
+            self.grace = grace
+            self.lastResort = lastResort
+            pthread_mutex_init(mutex, nil)
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_cond_init(condition, &attributes)
+            pthread_condattr_destroy(&attributes)
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let started = pthread_create(&thread, nil, { context in
+                let timer = Unmanaged<WatchThread>.fromOpaque(context!).takeRetainedValue()
+                timer.watch()
+                return nil
+            }, context)
+            if started != 0 {
+                Unmanaged<WatchThread>.fromOpaque(context).release()
+                ended = true
+            }
+        }
+
+        deinit {
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
+        }
+
+        func arm(at limit: Double, limiter: LuaStateLimiter?) {
+            locked {
+                limitAt = limit
+                self.limiter = limiter
+            }
+        }
+
+        func disarm() {
+            locked {
+                limitAt = .infinity
+                limiter = nil
+            }
+        }
+
+        /// Ends the thread and waits for it (it is asleep or about to be).
+        func end() {
+            let running = locked { () -> Bool in
+                defer { ended = true }
+                return !ended
+            }
+            guard running else { return }
+            pthread_join(thread, nil)
+        }
+
+        private func locked<T>(_ body: () -> T) -> T {
+            pthread_mutex_lock(mutex)
+            defer {
+                pthread_cond_signal(condition)
+                pthread_mutex_unlock(mutex)
+            }
+            return body()
+        }
+
+        private func watch() {
+            // Signals go to the thread that runs Lua, which can act on them.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &signals, nil)
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            while !ended {
+                let now = Clock.monotonic()
+                if now >= limitAt + grace {
+                    lastResort()
+                } else if now >= limitAt, let limiter {
+                    // The hook stops the state once it runs Lua code again.
+                    limiter.expire()
+                    self.limiter = nil
+                    continue
+                }
+                // At most a day ahead: a limit of 1e300 s must not overflow the timespec.
+                let wakeAt = min(now >= limitAt ? limitAt + grace : limitAt, now + 86_400)
+                if limitAt.isInfinite {
+                    pthread_cond_wait(condition, mutex)
+                } else {
+                    var until = timespec(tv_sec: Int(wakeAt), tv_nsec: Int((wakeAt - wakeAt.rounded(.down)) * 1e9))
+                    pthread_cond_timedwait(condition, mutex, &until)
+                }
+            }
         }
     }
 }

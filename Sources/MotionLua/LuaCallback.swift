@@ -73,10 +73,15 @@ public final class LuaCallback {
     /// `run` with a raw pointer event (`motion.pointers():subscribe(f)`): the same table and
     /// call, without the event going through a MotionValue first.
     func run(pointer e: PointerEvent) {
-        guard e.device == nil else { return run(.pointerEvent(e)) }
         guard !isDisabled, let L = gate.state, hasStackLeft() else { return }
+        var device = (key: LUA_NOREF, table: LUA_NOREF)
+        if let tag = e.device {
+            guard let refs = runtime?.deviceTables.refs(for: tag, in: L) else { return run(.pointerEvent(e)) }
+            device = refs
+        }
         var top: Int32 = 0
-        let status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, 0, &top)
+        let status = ms_callpointerfrom(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y,
+                                        device.key, device.table, 0, &top)
         guard status != MS_CALL_NOSTACK else { return stackFull() }
         _ = finish(status, Lua(L), top) { _ in () }
     }
@@ -104,8 +109,9 @@ public final class LuaCallback {
         let lua = Lua(L)
         var top: Int32 = 0
         let status: Int32
-        if case .pointerEvent(let e) = argument, e.device == nil {
-            status = ms_callpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y, results, &top)
+        if case .pointerEvent(let e) = argument, let device = Self.deviceRefs(e, runtime, L) {
+            status = ms_callpointerfrom(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y,
+                                        device.key, device.table, results, &top)
             guard status != MS_CALL_NOSTACK else {
                 stackFull()
                 return nil
@@ -129,6 +135,13 @@ public final class LuaCallback {
             status = ms_pcalllua(L, 1, results, top + 1)
         }
         return finish(status, lua, top, read)
+    }
+
+    /// The `device` key and table for `e` (both LUA_NOREF for a pointer from a file); nil when
+    /// they cannot be made now (the event is then pushed the slow way).
+    private static func deviceRefs(_ e: PointerEvent, _ runtime: LuaRuntime?, _ L: OpaquePointer) -> (key: Int32, table: Int32)? {
+        guard let tag = e.device else { return (LUA_NOREF, LUA_NOREF) }
+        return runtime?.deviceTables.refs(for: tag, in: L)
     }
 
     /// After the call: its result read (or its error reported), then Lua's stack back to `top`.

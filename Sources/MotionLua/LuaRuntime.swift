@@ -29,6 +29,8 @@ public final class LuaRuntime {
     var bindings: [Binding] = []
     /// `requireToFail` relations made so far (see `RecognizerFactories.maxRequirements`).
     var requirementCount = 0
+    /// Live input: each device's `device` table, made once (see `DeviceTables`).
+    let deviceTables = DeviceTables()
 
     /// The script's keys, mouse and exec: performed through the host's `ActionHost` (set
     /// before `load()`; by default only reported as output lines). Held keys are released when
@@ -59,6 +61,7 @@ public final class LuaRuntime {
         isSandboxed = sandbox
         mainState = L
         gate = LuaCallGate(state: L)
+        limiter.attach(L)
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
         luaL_openlibs(L)
         TextChunks.install(on: Lua(L))
@@ -259,11 +262,43 @@ public final class LuaRuntime {
             if steps & 1023 == 0, ms_monotonic() > deadline {
                 fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
             }
-            if steps & 1023 == 0, ms_interrupt_pending() != 0 {
-                fail(.runtime, "\(scriptPath): interrupted (input time \(JSONText.number(time)) s)")
+            if steps & 1023 == 0, ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
+                failStopped()
             }
         }
     }
+
+    /// Records why the state was stopped where no Lua code ran to raise it (between clock steps).
+    private func failStopped() {
+        let at = "(input time \(JSONText.number(time)) s)"
+        switch ms_state_stopped(mainState) {
+        case MS_STOP_TIMEOUT: fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit \(at)")
+        case MS_STOP_HOST: fail(.runtime, "\(scriptPath): interrupted (\(stopReason ?? "stopped by the host")) \(at)")
+        default: fail(.runtime, "\(scriptPath): interrupted \(at)")
+        }
+    }
+
+    /// Why the host stopped this state (`interrupt(reason:)`), nil while it runs.
+    public private(set) var stopReason: String?
+
+    /// Stops this script only, for `reason` (a host decision: the plugin ran past its time,
+    /// was disabled, or is being unloaded): from now on its Lua code raises "interrupted
+    /// (REASON)" at every instruction, whatever pcall or coroutine it runs in, and the first
+    /// error is recorded as a runtime error. Other runtimes run on. From the thread that runs
+    /// Lua; for a watchdog thread use `limiter`. A signal (`Interruption`) still stops every state.
+    public func interrupt(reason: String) {
+        guard !isClosed else { return }
+        if stopReason == nil { stopReason = reason }
+        ms_state_interrupt(mainState, reason)
+    }
+
+    /// Whether this state was stopped (its time limit, `interrupt(reason:)`); a process-wide
+    /// interruption is `Interruption`'s.
+    public var isStopped: Bool { !isClosed && ms_state_stopped(mainState) != 0 }
+
+    /// What another thread (a watchdog) holds to stop this state when its time is up; safe to
+    /// use after the runtime closed (it does nothing then).
+    public let limiter = LuaStateLimiter()
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
@@ -287,7 +322,7 @@ public final class LuaRuntime {
     /// A callback raised: fatal, or reported and the callback switched off (`onCallbackError`).
     func callbackRaised(_ callback: LuaCallback, status: Int32, lua: Lua) {
         // A time limit or an interruption (a signal, a failed write) ends the run: not the callback's fault.
-        guard let report = onCallbackError, status == LUA_ERRRUN, ms_timedout(mainState) == 0, ms_interruption() == 0 else {
+        guard let report = onCallbackError, status == LUA_ERRRUN, ms_state_stopped(mainState) == 0, ms_interruption() == 0 else {
             return reportLuaError(status: status, lua: lua)
         }
         callbackErrorCount += 1
@@ -391,6 +426,7 @@ public final class LuaRuntime {
         keptAtClose = keptValues
         requiredAtClose = requiredFiles
         isClosed = true
+        limiter.detach()
         ms_setowner(mainState, nil)
         keptProperties.removeAll()
         let kept = subscriptions.values.sorted { $0.order > $1.order }

@@ -74,6 +74,8 @@ struct DaemonCommand: ParsableCommand {
         Interruption.catchSignals()
         let host = PluginHost(folder: folder, options: options, router: router,
                               defaults: PluginLimits(timeout: timeout, memoryMiB: memory))
+        host.hangRecord = HangRecord(path: HangRecord.defaultPath)
+        host.watchdog = PluginWatchdog(record: host.hangRecord, sink: standard.sink)
         var status: Int32 = 0
         var message: String?
         do {
@@ -99,7 +101,9 @@ struct DaemonCommand: ParsableCommand {
                 defer { service.close() }
                 service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
                                                    input: options.input)
-                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab) {
+                // A service must not die with its touchpad: devices that go away are waited for.
+                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
+                                               waitsForDevices: true) {
                     router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
                 }
                 defer { device.close() }
@@ -114,7 +118,7 @@ struct DaemonCommand: ParsableCommand {
                 service.ready()
                 let watcher = try ConfigWatcher(folder: folder)
                 let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
-                message = "motionscript: \(reason)"
+                router.diagnostic(nil, reason)
             }
         } catch let error as InputError {
             (status, message) = (2, "error: \(error)")

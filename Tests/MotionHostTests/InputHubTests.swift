@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import MotionGestures
+import MotionHost
 import MotionInput
+import MotionLua
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -154,5 +156,59 @@ import Glibc
         defer { set.close() }
         set.stop()
         #expect(try set.nextFrame(timeout: 5) == .end("stopped"))
+    }
+}
+
+/// Live pointer events take the same C bridge as pointers from files: the `device` table is
+/// made once per device and shared by its events.
+@Suite struct LiveDeviceTableTests {
+    @Test func eventsOfOneDeviceShareOneDeviceTable() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("devtable-\(UUID().uuidString).lua").path
+        try """
+            local seen, tables = {}, 0
+            motion.pointers():subscribe(function(p)
+              if not seen[p.device] then seen[p.device] = true; tables = tables + 1 end
+              motion.emit("d", p.device.name .. " " .. p.device.kind .. " " .. tables)
+            end)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let output = CollectedOutput()
+        let runtime = try LuaRuntime(scriptPath: path, output: output)
+        defer { runtime.close() }
+        try runtime.load()
+        let pad = PointerDevice(name: "bcm5974", kind: "touchpad"), screen = PointerDevice(name: "ELAN", kind: "touchscreen")
+        for (i, device) in [pad, pad, screen, pad, screen].enumerated() {
+            let t = Double(i)
+            try runtime.handle(Frame(t: t, events: [PointerEvent(t: t, id: 1, phase: i == 0 ? .down : .move, x: 1, y: 2, device: device)]))
+        }
+        #expect(output.lines.map { $0.split(separator: "\"").dropLast().last.map(String.init) ?? "" } == ["bcm5974 touchpad 1", "bcm5974 touchpad 1", "ELAN touchscreen 2", "bcm5974 touchpad 2", "ELAN touchscreen 2"])
+    }
+}
+
+/// `run --watch` on live input waits in the input hub's one wait, its file watcher included:
+/// idle, it does not wake (before: a 20 ms polling interval, some 15 wake-ups in the 0.3 s of
+/// quiet below, and a second wait on the watcher per frame).
+@Suite struct WatchInHubTests {
+    @Test func anIdleWatchedLiveRunDoesNotWakeUp() throws {
+        let folder = makeTemporaryFolder("watch-hub")
+        let script = writeFile("motion.pointers():emit('p')\n", "w.lua", in: folder)
+        let fifo = folder.appendingPathComponent("dev").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let set = try LiveDeviceSet(selectors: [.path(fifo)])
+        defer { set.close() }
+        let output = CollectedOutput()
+        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { _ in }
+        let frame = [(UInt16(3), UInt16(0x2f), Int32(0)), (3, 0x39, 1), (3, 0x35, 5), (3, 0x36, 6), (0, 0, 0)]
+            .flatMap { inputEvent(sec: 10, usec: 0, $0.0, $0.1, $0.2) }
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            usleep(300_000)  // the quiet stretch whose wake-ups are counted (not an ordering)
+            writeFile("motion.pointers():emit('q')\n", "w.lua", in: folder)
+            _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        #expect(try session.runLive(set) == "end of input")
+        #expect(output.lines.contains { $0.contains(#""reload":"w.lua","version":2"#) })
+        #expect(set.waits < 10, "\(set.waits) waits")
     }
 }

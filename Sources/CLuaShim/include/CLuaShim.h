@@ -27,7 +27,8 @@ struct lua_State *ms_newstate(size_t memoryLimit);
 size_t ms_memoryused(struct lua_State *L);
 
 /* Scripts that run past the deadline (CLOCK_MONOTONIC seconds, 0 = none) raise
- * "timeout" from inside Lua, where the error unwinds only Lua frames. */
+ * "timeout" from inside Lua, where the error unwinds only Lua frames, and from then on at
+ * every instruction (see MS_STOP_TIMEOUT), until a new deadline (a new stretch) is set. */
 void ms_setdeadline(struct lua_State *L, double monotonicSeconds);
 double ms_monotonic(void);
 void ms_closestate(struct lua_State *L);

@@ -43,6 +43,16 @@ int ms_callprepare(struct lua_State *L, int fn, int slots);
 int ms_callpointer(struct lua_State *L, int fn, long long id, int phase, double x, double y,
                    int nresults, int *top);
 
+/* ms_callpointer for a pointer of a live device: the table also gets registry[key] =
+ * registry[device] (the `device` key and that device's table, made once per device), or
+ * nothing more when either is LUA_NOREF. */
+int ms_callpointerfrom(struct lua_State *L, int fn, long long id, int phase, double x, double y,
+                       int key, int device, int nresults, int *top);
+
+/* Sets registry[key] = registry[value] in the table on top of the stack. Needs 2 free stack
+ * slots; the table must have no metatable (the set is raw). */
+void ms_setfieldref(struct lua_State *L, int key, int value);
+
 /* Whether the value at `index` is the table {x = number, y = number} and nothing else (no
  * array part, no other key; metatables are not consulted); if so its numbers go to *x, *y.
  * Needs 2 free stack slots (returns 0 without them). */

@@ -46,12 +46,31 @@ void ms_interrupt_reset(void);
 struct lua_State *ms_interrupt_enter(struct lua_State *L);
 void ms_interrupt_leave(struct lua_State *previous);
 
-/* Wraps coroutine.resume and coroutine.wrap so that a coroutine running when the
+/* Wraps coroutine.resume, coroutine.close and coroutine.wrap so that a coroutine running when the
  * interruption comes is the state hooked (a hook belongs to one Lua thread). */
 void ms_interrupt_trackcoroutines(struct lua_State *L);
 
-/* Installs the interrupting hook on `L` when an interruption happened (after a host call
- * replaced the state's hook, e.g. a new deadline). */
+/* Gives thread `L` the hook its state calls for now (the stopping hook once the state or the
+ * process is stopped, else the time limit's when one is set). */
 void ms_interrupt_rehook(struct lua_State *L);
+
+/* Per state. A state is stopped by its time limit or by the host; the process-wide
+ * interruption above stops every state. Once stopped, Lua code of that state raises at every
+ * instruction, call and return (the error cannot be swallowed by pcall, coroutine.resume or
+ * coroutine.close); other states run on. */
+#define MS_STOP_TIMEOUT 1  /* "timeout: the script ran past its time limit" */
+#define MS_STOP_HOST 2     /* "interrupted (REASON)" */
+
+/* 0, MS_STOP_TIMEOUT or MS_STOP_HOST. */
+int ms_state_stopped(struct lua_State *L);
+
+/* From the Lua thread: stops `L`'s state for `reason` (copied; at most 127 bytes kept). If its
+ * Lua code is running now, it raises at its next instruction. Stays until the state closes. */
+void ms_state_interrupt(struct lua_State *L, const char *reason);
+
+/* From any thread (a watchdog): marks `L`'s state as past its time limit. Only atomics: the
+ * Lua thread sees it at the next check of the time limit (every 10,000 instructions while a
+ * deadline is set) or when Lua code of the state is next entered. ms_setdeadline clears it. */
+void ms_state_expire(struct lua_State *L);
 
 #endif

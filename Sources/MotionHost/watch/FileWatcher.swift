@@ -61,9 +61,19 @@ public final class FileWatcher {
         close(wakeWriteFD)
     }
 
+    /// The inotify descriptor: readable when a change waits to be read (a host that waits on
+    /// several descriptors at once adds it to its wait, then calls `wait(debounce: 0, timeout: 0)`).
+    public var eventDescriptor: Int32 { fd }
+
     /// The descriptor `stop()` writes to; a signal handler may write a byte to it
     /// (write is async-signal-safe).
     public var wakeDescriptor: Int32 { wakeWriteFD }
+
+    /// For a caller that waits on this watcher in its own wait (the live input hub's): readable
+    /// when a file event is pending (`hasChanged()` reads it), and once `stop()` was called (it
+    /// then stays readable).
+    public var changeDescriptor: Int32 { fd }
+    public var stopDescriptor: Int32 { wakeFD }
 
     /// Makes the current or next `wait` return `.stopped`. Safe from any thread.
     /// Whether `stop()` (or a signal handler) asked the watcher to stop: a poll of the wake pipe

@@ -88,14 +88,31 @@ public final class WatchSession {
         watcher.setFiles(pipeline.watchedFiles)
         let loop = LiveLoop(device: device)
         var stopping = false
+        // With the input hub, the watcher's descriptors are in its one wait: no polling
+        // interval, and the watcher is asked only when one of them was ready. Other sources
+        // (tests' scripted ones) are polled every 20 ms.
+        let hub = device as? LiveDeviceSet
+        var watcherReady = true
+        var stopToken: WatchToken?
+        var tokens: [WatchToken] = []
+        if let hub {
+            tokens.append(hub.watch(fd: watcher.changeDescriptor) { [watcher] in
+                if watcher.hasChanged() { watcherReady = true }
+            })
+            let token = hub.watch(fd: watcher.stopDescriptor) { watcherReady = true }
+            stopToken = token
+            tokens.append(token)
+        }
+        defer { if let hub { tokens.forEach(hub.unwatch) } }
+        let maxWait = hub == nil ? 0.02 : nil
         while true {
             var step = LiveLoop.Step.idle
             var interrupted = false
             do {
                 if let runtime = pipeline.runtime {
-                    try Runner.bounded(pipeline.options, runtime) { step = try loop.step(pipeline, maxWait: 0.02) }
+                    try Runner.bounded(pipeline.options, runtime) { step = try loop.step(pipeline, maxWait: maxWait) }
                 } else {
-                    step = try loop.step(pipeline, maxWait: 0.02)
+                    step = try loop.step(pipeline, maxWait: maxWait)
                 }
             } catch let error as ScriptError {
                 interrupted = report(error)
@@ -112,8 +129,14 @@ public final class WatchSession {
             }
             if interrupted { return "stopped" }
             if stopping { continue }
+            if hub != nil {
+                guard watcherReady else { continue }
+                watcherReady = false
+            }
             switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
             case .stopped:
+                // The stop pipe stays readable: out of the hub's wait from now on.
+                if let hub, let stopToken { hub.unwatch(stopToken) }
                 // Ctrl-C: input ends as it does unwatched (pointers cancelled, scheduled work settles),
                 // so the last frames must not be interrupted in turn.
                 if Interruption.isRequested { Interruption.disarm() }

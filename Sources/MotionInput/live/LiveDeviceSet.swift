@@ -274,12 +274,10 @@ public final class LiveDeviceSet {
     /// True when a handler ran.
     private func dispatch() throws -> Bool {
         var ranHandler = false
-        var ready: [(Slot, Int16)] = []
-        for (i, fd) in pollFDs.enumerated() where fd.revents != 0 {
-            ready.append((slots[i], fd.revents))
-        }
-        for (slot, revents) in ready {
-            switch slot {
+        // pollFDs and slots stay as they are until the next wait (changes only mark them stale).
+        for index in pollFDs.indices where pollFDs[index].revents != 0 {
+            let revents = pollFDs[index].revents
+            switch slots[index] {
             case .control:
                 if !ending { beginEnding("stopped") }
             case .hotplug:
@@ -346,14 +344,19 @@ public final class LiveDeviceSet {
             i += 1
         }
         guard best >= 0 else { return nil }
-        let frame = members[best].queue[members[best].queueHead]
+        // Moved out of the queue, so its events are tagged in place (no copy of the array).
+        var frame = members[best].queue[members[best].queueHead]
+        members[best].queue[members[best].queueHead] = Self.taken
         members[best].queueHead += 1
         if members[best].queueHead == members[best].queue.count {
             members[best].queue.removeAll(keepingCapacity: true)
             members[best].queueHead = 0
         }
-        return tagged(frame, member: best)
+        tag(&frame, member: best)
+        return frame
     }
+
+    private static let taken = Frame(t: 0, events: [])
 
     /// A member that ended and delivered its last frame: said, and waited for when it may come
     /// back.
@@ -408,9 +411,9 @@ public final class LiveDeviceSet {
         for i in members.indices { endMember(i, reason) }
     }
 
-    /// The frame on the shared time line, each event naming its device, ids unique among the
-    /// pointers down.
-    private func tagged(_ frame: Frame, member i: Int) -> Frame {
+    /// Puts the frame on the shared time line, each event naming its device, ids unique among
+    /// the pointers down.
+    private func tag(_ frame: inout Frame, member i: Int) {
         let device = members[i].device
         if origin == nil {
             origin = device.timeOrigin
@@ -419,11 +422,12 @@ public final class LiveDeviceSet {
         // Whole microseconds, so t stays the correctly rounded decimal the decoder gives.
         let offset = (device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
         let t = offset == 0 ? frame.t : Double(Int64((frame.t * 1_000_000).rounded()) &+ offset) / 1_000_000
-        var events = frame.events
-        for k in events.indices {
-            let raw = events[k].id
+        frame.t = t
+        let tag = members[i].tag
+        for k in frame.events.indices {
+            let raw = frame.events[k].id
             var id = members[i].ids[raw] ?? raw
-            if events[k].phase == .down {
+            if frame.events[k].phase == .down {
                 let taken = members.indices.contains { j in j != i && members[j].ids.values.contains(id) }
                 if taken {
                     id = nextFreshId
@@ -431,11 +435,10 @@ public final class LiveDeviceSet {
                 }
                 members[i].ids[raw] = id
             }
-            events[k].id = id
-            events[k].t = t
-            events[k].device = members[i].tag
-            if events[k].phase == .up || events[k].phase == .cancel { members[i].ids[raw] = nil }
+            frame.events[k].id = id
+            frame.events[k].t = t
+            frame.events[k].device = tag
+            if frame.events[k].phase == .up || frame.events[k].phase == .cancel { members[i].ids[raw] = nil }
         }
-        return Frame(t: t, events: events)
     }
 }

@@ -50,6 +50,12 @@ enum ActionFunctions {
         } else {
             throw call.badArgument(1, "command string or table of arguments")
         }
+        // A command line is C strings: a NUL byte would cut the argument there, while the
+        // action line shows it whole.
+        if let index = argv.firstIndex(where: { $0.utf8.contains(0) }) {
+            let which = lua.isTable(1) ? "argument \(index + 1)" : "the command"
+            throw LuaBindingError("motion.exec: \(which) contains a NUL byte (\\0), which a command line cannot carry")
+        }
         call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: [("argv", .array(argv.map { .string($0) }))])
         call.runtime.actions.host.launcher?.launch(argv)
         return 0

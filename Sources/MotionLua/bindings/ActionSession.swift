@@ -2,7 +2,9 @@ import MotionActions
 import MotionStreams
 
 /// One script's actions: its virtual keyboard and mouse state and the names it held keys
-/// by, performed through the process's `ActionHost` (or only reported, by default).
+/// by, performed through the process's `ActionHost` (or only reported, by default). Sessions
+/// of one host share its device and its key holds: a session's release (on close, failure or
+/// reload) lets a key go up only when no other session holds it.
 public final class ActionSession {
     public let host: ActionHost
     let input: VirtualInput
@@ -11,7 +13,7 @@ public final class ActionSession {
 
     public init(host: ActionHost) {
         self.host = host
-        input = VirtualInput(sink: host.device)
+        input = VirtualInput(sink: host.device, holds: host.holds)
     }
 
     /// Actions reported as output lines only (replays, tests).
