@@ -49,34 +49,6 @@ public enum KeyName {
     static func suggestions(for name: String) -> [String] {
         var key = name.lowercased()
         if key.hasPrefix("key_") { key.removeFirst(4) }
-        guard !key.isEmpty else { return [] }
-        let scored = allNames.compactMap { candidate -> (Int, String)? in
-            let distance = editDistance(key, candidate, limit: 2)
-            if distance <= 2 && distance < max(candidate.count, key.count) { return (distance, candidate) }
-            if key.count >= 3 && candidate.hasPrefix(key) { return (3, candidate) }
-            return nil
-        }
-        return scored.sorted { $0 < $1 }.prefix(5).map { $0.1 }
-    }
-
-    /// Levenshtein distance, stopping early past `limit` (returns `limit + 1` then).
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        if abs(a.count - b.count) > limit { return limit + 1 }
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                rowMinimum = min(rowMinimum, current[j])
-            }
-            if rowMinimum > limit { return limit + 1 }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        return CloseNames.closest(to: key, among: allNames)
     }
 }

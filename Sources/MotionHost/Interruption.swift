@@ -1,4 +1,5 @@
 import CLuaShim
+import MotionInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +13,11 @@ public enum Interruption {
     /// Installs the handlers; the calling thread must be the one that runs Lua.
     public static func catchSignals() {
         _ = ms_interrupt_install()
+        // Waits on input files (a FIFO with no writer) poll this pipe too.
+        if InputWake.writeEnd >= 0 {
+            ms_interrupt_removewake(InputWake.writeEnd)  // once, however often this is called
+            _ = ms_interrupt_addwake(InputWake.writeEnd)
+        }
     }
 
     /// Makes an interruption write a byte to `fd` (the write end of a self-pipe) until
@@ -32,7 +38,10 @@ public enum Interruption {
     public static func request() { ms_interrupt_request() }
 
     /// Forgets an interruption.
-    public static func reset() { ms_interrupt_reset() }
+    public static func reset() {
+        ms_interrupt_reset()
+        InputWake.drain()
+    }
 
     /// The exit status of a run ended by `signal`: 128 + its number, as shells report it.
     public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }

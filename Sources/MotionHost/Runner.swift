@@ -1,6 +1,9 @@
 import MotionActions
 import MotionInput
 import MotionLua
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `motionscript run` does: load the script (setup), then feed every frame of the input
 /// through it in input-time order. Errors: ScriptError (exit 1), InputError (exit 2).
@@ -61,6 +64,7 @@ public enum Runner {
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: source)
         runtime.setTimeout(options.timeout)
+        try readScriptIfStream(runtime)
         try runtime.load(arguments: options.scriptArguments)
         guard let source else { return try runtime.finish() }
         try feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
@@ -81,7 +85,11 @@ public enum Runner {
         var frames = 0
         while let frame = try source.nextFrame() {
             if Interruption.isRequested { throw interrupted(runtime) }
-            try runtime.handle(frame)
+            do {
+                try runtime.handle(frame)
+            } catch let error as ScriptError where error.kind == .runtime {
+                throw error.placed(at: runtime.time, source.framePlace)
+            }
             frames += 1
             if frames & 255 == 0 {
                 if Clock.monotonic() > deadline {
@@ -90,10 +98,26 @@ public enum Runner {
                 if shouldStop?() == true { return }
             }
         }
+        if let hint = (source as? JSONLinesReader)?.timeUnitHint { runtime.output.log(hint) }
         // End of input: pending taps and delays settle.
         if Interruption.isRequested { throw interrupted(runtime) }
-        try runtime.finish()
+        do {
+            try runtime.finish()
+        } catch let error as ScriptError where error.kind == .runtime {
+            throw error.placed(at: runtime.time, source.framePlace.map { _ in "end of input" })
+        }
     }
+
+    /// A script that is a FIFO, pipe or device is read here, as event files are: Lua's own
+    /// `fopen` would wait in `open` for a writer past every signal. Regular files are left to Lua.
+    static func readScriptIfStream(_ runtime: LuaRuntime) throws {
+        var info = stat()
+        guard stat(runtime.scriptPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
+        runtime.scriptText = try readWholeInput(path: runtime.scriptPath, limit: Self.maxStreamedScript)
+    }
+
+    /// The longest script read from a stream (a regular file has no such bound but memory's).
+    static let maxStreamedScript = 64 << 20
 
     /// The error of a run interrupted between frames, where no Lua code was running.
     static func interrupted(_ runtime: LuaRuntime) -> ScriptError {
@@ -154,12 +178,14 @@ public enum Runner {
         runtime.actions = ActionSession(host: options.actions)
         setScreen(of: runtime, options.input, source: device.firstDevice)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
+        try readScriptIfStream(runtime)
         try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
         // The setup's lines leave before the first wait for input.
         (output as? JSONLinesOutput)?.flush()
-        runtime.onCallbackError = { error in
+        runtime.onCallbackError = { [unowned runtime] error in
             (output as? JSONLinesOutput)?.flush()
-            diagnostics("error: \(error.message)")
+            // Live input has no file to point into: the input time says when.
+            diagnostics("error: \(error.placed(at: runtime.time, nil).message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
         let loop = LiveLoop(device: device)

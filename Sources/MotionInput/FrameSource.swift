@@ -5,9 +5,17 @@ import MotionGestures
 public protocol FrameSource: AnyObject {
     /// The next frame, or nil at the end of input. Throws `InputError` on malformed input.
     func nextFrame() throws -> Frame?
+
+    /// Where the frame last returned starts in its input, for error messages: `file:line` for
+    /// text formats, `file: byte N` for raw evdev, `file: end of input` for the cancel the
+    /// reader adds at the end; nil when the source has no file. Built only when asked: the
+    /// readers keep a number per frame, nothing more.
+    var framePlace: String? { get }
 }
 
 extension FrameSource {
+    public var framePlace: String? { nil }
+
     /// Reads every remaining frame (for tests and small files).
     public func readAll() throws -> [Frame] {
         var frames: [Frame] = []

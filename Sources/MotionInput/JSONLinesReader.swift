@@ -14,6 +14,12 @@ public final class JSONLinesReader: FrameSource {
     /// line before, which then costs no hashing. Forgotten whenever `down` gains or loses a key
     /// (which moves its entries).
     private var lastMoved: (id: Int, index: Dictionary<Int, (x: Double, y: Double)>.Index)?
+    /// The smallest step between two frames' times so far, and the frames read: a file whose
+    /// frames are all seconds apart was most likely written in milliseconds (`timeUnitHint`).
+    private var smallestStep = Double.infinity
+    private var frameCount = 0
+    /// The line of the frame last returned (0: the end-of-input cancel).
+    private var frameLine = 0
     /// Reused for every frame: once the caller has let go of the last frame, no allocation.
     private var events: [PointerEvent] = []
 
@@ -29,7 +35,11 @@ public final class JSONLinesReader: FrameSource {
 
     public func nextFrame() throws -> Frame? {
         guard let first = try pending ?? nextEvent() else { return finalCancel() }
+        if frameCount > 0 { smallestStep = min(smallestStep, first.event.t - previousFrameTime) }
+        previousFrameTime = first.event.t
+        frameCount += 1
         pending = nil
+        frameLine = first.line
         events.removeAll(keepingCapacity: true)
         events.append(first.event)
         while let next = try nextEvent() {
@@ -43,9 +53,21 @@ public final class JSONLinesReader: FrameSource {
         return Frame(t: first.event.t, events: events)
     }
 
+    private var previousFrameTime = 0.0
+
+    /// Frames of pointer input come 4 to 20 ms apart; when every step between frames is 4 or
+    /// more, `t` was most likely written in milliseconds (it is in seconds). Nil otherwise.
+    public var timeUnitHint: String? {
+        guard frameCount >= 3, smallestStep >= 4 else { return nil }
+        return "note: \(path): every frame is at least \(smallestStep == smallestStep.rounded() && smallestStep < 1e15 ? String(Int(smallestStep)) : String(smallestStep)) s after the one before: is \"t\" in milliseconds? It is in seconds (divide by 1000)"
+    }
+
+    public var framePlace: String? { frameLine > 0 ? "\(path):\(frameLine)" : "\(path): end of input" }
+
     /// Pointers still down at the end of input are cancelled, so no gesture is left hanging.
     private func finalCancel() -> Frame? {
         guard !down.isEmpty, let firstTime else { return nil }
+        frameLine = 0
         let t = lastTime - firstTime
         let events = down.keys.sorted().map { PointerEvent(t: t, id: $0, phase: .cancel, x: down[$0]!.x, y: down[$0]!.y) }
         down.removeAll()

@@ -61,7 +61,10 @@ public struct LuaCall {
 
     /// A stream argument: a stream or a property.
     public func stream(_ index: Int32) throws -> MotionObservable<MotionValue> {
-        if let stream: LuaStream = LuaObject.get(lua, at: index, .stream) { return stream.observable }
+        if let stream: LuaStream = LuaObject.get(lua, at: index, .stream) {
+            stream.used = true
+            return stream.observable
+        }
         if let property: LuaProperty = LuaObject.get(lua, at: index, .property) { return property.property.stream }
         throw badArgument(index, "stream")
     }

@@ -33,6 +33,10 @@ enum LuaObject {
         block.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer?.self)
         luaL_setmetatable(lua.L, type.rawValue)
         ms_charge(lua.L, swiftCost)
+        if type == .stream, let stream = object as? LuaStream, let runtime = LuaRuntime.owner(of: lua.L), runtime.inSetup,
+           lua_checkstack(lua.L, 2) != 0 {
+            runtime.streamsMadeInSetup.append((stream, lua.whereString(level: 1)))
+        }
     }
 
     static func get<T: AnyObject>(_ lua: Lua, at index: Int32, _ type: LuaObjectType) -> T? {

@@ -20,6 +20,9 @@ public final class LuaStream {
     /// `motion.pointers()` itself: a Lua function subscribed to it is registered with the
     /// dispatcher directly, so each event reaches it without the stream machinery.
     var isPointers = false
+    /// Used by an operator, a subscription or as an argument: a stream made during setup and
+    /// never used gets a note (see `LuaRuntime.noteUnusedStreams`).
+    var used = false
 
     public convenience init(_ observable: MotionObservable<MotionValue>,
                 gestures: (source: MotionObservable<GestureValue>, kind: GestureKind)? = nil) {

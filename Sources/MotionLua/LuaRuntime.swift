@@ -153,6 +153,10 @@ public final class LuaRuntime {
     /// check, since each holds a registry reference and the closures around it.
     public internal(set) var liveCallbacks = 0
 
+    /// The script's text when the host read it already (a FIFO or pipe, read interruptibly);
+    /// nil: `load` reads `scriptPath`.
+    public var scriptText: [UInt8]?
+
     /// Loads the script and runs its setup. Throws ScriptError (syntax, runtime, timeout, memory).
     /// `arguments` reach the script as the `lua` interpreter gives them: the global `arg`
     /// (`arg[0]` the script path, `arg[1]`… the arguments) and the chunk's `...`.
@@ -162,7 +166,14 @@ public final class LuaRuntime {
         defer { lua.top = base }
         ms_pushcfunction(mainState, ms_traceback)
         // Text only: Lua does not verify bytecode, and a crafted binary chunk can crash it.
-        let status = luaL_loadfilex(mainState, scriptPath, "t")
+        let status: Int32
+        if let scriptText {
+            status = scriptText.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer {
+                luaL_loadbufferx(mainState, $0.baseAddress, $0.count, "@" + scriptPath, "t")
+            }
+        } else {
+            status = luaL_loadfilex(mainState, scriptPath, "t")
+        }
         if status != LUA_OK {
             let message = lua.string(at: -1) ?? "cannot load \(scriptPath)"
             throw ScriptError(status == LUA_ERRSYNTAX ? .syntax : .runtime,
@@ -182,11 +193,33 @@ public final class LuaRuntime {
         lua_rawset(mainState, -3)
         lua.pop()
         for argument in arguments { lua.push(argument) }
+        inSetup = true
         let runStatus = ms_pcalllua(mainState, Int32(arguments.count), 0, base + 1)
+        inSetup = false
         if runStatus != LUA_OK {
             reportLuaError(status: runStatus, lua: lua)
         }
-        if let pendingError { throw pendingError }
+        if let pendingError {
+            streamsMadeInSetup = []
+            throw pendingError
+        }
+        noteUnusedStreams()
+    }
+
+    /// True while the script's main chunk (its setup) runs.
+    var inSetup = false
+    /// The streams the setup made, with the `file:line: ` that made each (cleared after it).
+    var streamsMadeInSetup: [(stream: LuaStream, place: String)] = []
+
+    /// "Nothing flows until a subscription": a stream the setup built and never subscribed,
+    /// emitted or used in another is most likely a forgotten `:subscribe`, and the run would
+    /// say nothing. A note on stderr names where each was made.
+    private func noteUnusedStreams() {
+        let unused = streamsMadeInSetup.filter { !$0.stream.used }.map { $0.place.hasSuffix(": ") ? String($0.place.dropLast(2)) : "?" }
+        streamsMadeInSetup = []
+        guard !unused.isEmpty else { return }
+        let shown = unused.prefix(5).joined(separator: ", ") + (unused.count > 5 ? " and \(unused.count - 5) more" : "")
+        output.log("note: \(unused.count == 1 ? "a stream was" : "\(unused.count) streams were") built and never subscribed (\(shown)): nothing flows until s:subscribe(…) or s:emit(name)")
     }
 
     /// The script's global `name` as a value (a property gives its current value).
@@ -327,7 +360,7 @@ public final class LuaRuntime {
         }
         callbackErrorCount += 1
         if !keepsFailingCallbacks { callback.disable() }
-        report(ScriptError(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
+        report(ScriptError(.runtime, hinted(lua.string(at: -1) ?? "\(scriptPath): error object is not a string")))
         // The switched-off callback may be the one that would have let go of a key.
         actions.releaseAll(at: time, output: output)
     }
@@ -368,8 +401,13 @@ public final class LuaRuntime {
             let limit = ms_memorylimit(mainState)
             fail(.memory, "\(scriptPath): not enough memory" + (limit > 0 ? " (the Lua memory limit is \(limit) bytes)" : ""))
         } else {
-            fail(.runtime, lua.string(at: -1) ?? "\(scriptPath): error object is not a string")
+            fail(.runtime, hinted(lua.string(at: -1) ?? "\(scriptPath): error object is not a string"))
         }
+    }
+
+    /// The message with "did you mean" when it is about a misspelt API name (`NameHints`).
+    func hinted(_ message: String) -> String {
+        NameHints.hinted(message) { NameHints.motionNames(mainState) }
     }
 
     /// Keeps a subscription alive until it is unsubscribed or the runtime closes, whether or

@@ -10,19 +10,26 @@
 /// - no `debug` library (it reaches any upvalue, the registry and every metatable);
 /// - text chunks only, as everywhere (`TextChunks`).
 ///
-/// A refused function raises "NAME is not available in the sandbox" at the script's line.
+/// A refused function raises "NAME is not available in the sandbox" at the script's line; for
+/// `os.execute` and `io.popen` the hint names `motion.exec`, whose actions tests record, rather
+/// than `--trusted`, which would run the command during the test.
 enum Sandbox {
     private static let source = """
         local error, type, open, output = error, type, io.open, io.output
-        local function refuse(name)
+        local function refuse(name, hint)
+          hint = hint or "motionscript test --trusted lifts it"
           return function()
-            error(name .. " is not available in the sandbox (motionscript test --trusted lifts it)", 2)
+            error(name .. " is not available in the sandbox (" .. hint .. ")", 2)
           end
         end
-        for _, name in ipairs{"execute", "exit", "remove", "rename", "tmpname", "setlocale"} do
+        for _, name in ipairs{"exit", "remove", "rename", "tmpname", "setlocale"} do
           os[name] = refuse("os." .. name)
         end
-        io.popen = refuse("io.popen")
+        -- Lifting the sandbox would run the command for real during tests; motion.exec's
+        -- actions are recorded as output lines, which a scenario can pin.
+        local exec = "use motion.exec: tests record its actions as output lines instead of running them"
+        os.execute = refuse("os.execute", exec)
+        io.popen = refuse("io.popen", exec)
         io.tmpfile = refuse("io.tmpfile")
         io.open = function(filename, mode)
           if mode ~= nil and mode ~= "r" and mode ~= "rb" then

@@ -33,8 +33,7 @@ struct InitCommand: ParsableCommand {
             let written = try Starter.write(into: directory)
             // stdout stays for JSON Lines: the summary is a diagnostic.
             fputs("motionscript: wrote \(written.joined(separator: ", "))\n", stderr)
-            let shown = directory == "." ? "" : " " + directory
-            fputs("next: cd\(shown.isEmpty ? " ." : shown) && motionscript run drag.lua --events drag.events.jsonl\n", stderr)
+            fputs("next: cd \(ShellQuote.quote(directory)) && motionscript run drag.lua --events drag.events.jsonl\n", stderr)
         } catch let error as StarterError {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)

@@ -47,6 +47,7 @@ struct RunCommand: ParsableCommand {
               FileManager.default.isReadableFile(atPath: script) else {
             throw ValidationError("cannot read the script \(script)")
         }
+        if let problem = SwappedArguments.problem(script: script, events: events) { throw ValidationError(problem) }
         guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
         guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }

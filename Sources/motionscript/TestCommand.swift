@@ -97,7 +97,7 @@ struct TestCommand: ParsableCommand {
         let showProgress = isatty(STDERR_FILENO) != 0
         let report = try batch.run(scenarios) { done, total, result in
             guard showProgress else { return }
-            fputs("\r\u{1B}[K[\(done)/\(total)] \(result.scenario.name)", stderr)
+            fputs("\r\u{1B}[K[\(done)/\(total)] \(ReportText.visible(result.scenario.name))", stderr)
         }
         if showProgress { fputs("\r\u{1B}[K", stderr) }
         var status = report.exitCode

@@ -35,7 +35,7 @@ import Testing
     @Test func testGivenAFileThatIsNoScriptPrintsTestsUsage() throws {
         let r = try runMotionscript(["test", "README.md"])
         #expect(r.stderr == """
-            error: not a Lua script or folder: README.md
+            error: not a Lua script, NAME.script or folder: README.md
             Usage: motionscript test [<paths> ...] [--jobs <jobs>] [--update] [--junit <junit>] [--shard <shard>] [--filter <filter>] [--timeout <timeout>] [--memory <memory>] [--trusted] [--surface <surface>] [--axes <axes>]
               See 'motionscript test --help' for more information.
 

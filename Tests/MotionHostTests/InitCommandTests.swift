@@ -42,4 +42,32 @@ import MotionHost
         #expect(try String(contentsOf: folder.appendingPathComponent("drag.lua"), encoding: .utf8) == mine)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".luarc.json").path))
     }
+
+    /// Foundation's words were passed through: "The file doesn't exist" for a folder that
+    /// exists, "NSCocoaErrorDomain error 512" for a folder path that is a file.
+    @Test func initSaysInPlainWordsWhyItCannotWrite() throws {
+        let proc = try runMotionscript(["init", "/proc/self"])
+        #expect(proc.status == 2)
+        #expect(proc.stderr == "error: cannot write into /proc/self: /proc/self does not take new files (is it a virtual file system such as /proc?)\n", "\(proc.stderr)")
+        let folder = makeTemporaryFolder("init")
+        let file = writeFile("x", "plain", in: folder)
+        let intoFile = try runMotionscript(["init", file])
+        #expect(intoFile.status == 2)
+        #expect(intoFile.stderr == "error: cannot write into \(file): \(file) exists and is not a folder\n", "\(intoFile.stderr)")
+        let below = try runMotionscript(["init", file + "/sub"])
+        #expect(below.stderr == "error: cannot write into \(file)/sub: \(file) exists and is not a folder\n", "\(below.stderr)")
+        for r in [proc, intoFile, below] { #expect(!r.stderr.contains("NSCocoaErrorDomain") && !r.stderr.contains("doesn’t exist")) }
+    }
+
+    @Test func theNextStepQuotesThePathForTheShell() throws {
+        let folder = makeTemporaryFolder("init").appendingPathComponent("my dir's")
+        let r = try runMotionscript(["init", folder.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("next: cd '\(folder.path.replacingOccurrences(of: "'", with: #"'\''"#))' && motionscript run drag.lua --events drag.events.jsonl\n"), "\(r.stderr)")
+        #expect(ShellQuote.quote("plain/dir-1.x") == "plain/dir-1.x")
+        #expect(ShellQuote.quote("-n") == "./-n")
+        #expect(ShellQuote.quote("a\nb") == #"$'a\nb'"#)
+        #expect(ShellQuote.quote("bell\u{7}") == #"$'bell\x07'"#)
+        #expect(ShellQuote.quote("") == "''")
+    }
 }

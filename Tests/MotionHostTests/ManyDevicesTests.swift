@@ -78,12 +78,17 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         let down: @Sendable (Int, Int32) -> [UInt8] = { (usec: Int, x: Int32) in frame(usec, [(3, 0x2f, 0), (3, 0x39, 7), (3, 0x35, x), (3, 0x36, 0)]) }
         let lift: @Sendable (Int) -> [UInt8] = { (usec: Int) in frame(usec, [(3, 0x39, -1)]) }
         // a: down at t 0, lifts at 0.3; b: down at 0.1 (same tracking id), lifts at 0.2, down again at 0.4.
-        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        // Lockstep, not sleeps: each frame is written once the reader has taken the one before,
+        // so the order the devices are read in is the order written, however slow the machine.
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), consumed = DispatchSemaphore(value: 0)
         let writer = Thread {
             let fa = open(a, O_WRONLY), fb = open(b, O_WRONLY)
             ready.signal()
             go.wait()
-            func put(_ fd: Int32, _ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }; usleep(30_000) }
+            func put(_ fd: Int32, _ bytes: [UInt8]) {
+                _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                _ = consumed.wait(timeout: .now() + 10)
+            }
             put(fa, down(0, 100)); put(fb, down(100_000, 500)); put(fb, lift(200_000)); put(fa, lift(300_000))
             close(fa)
             put(fb, down(400_000, 600))
@@ -98,7 +103,9 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         var reason = ""
         loop: for _ in 0..<100 {
             switch try set.nextFrame(timeout: 10) {
-            case .frame(let f): events += f.events
+            case .frame(let f):
+                events += f.events
+                consumed.signal()
             case .end(let r): reason = r; break loop
             case .timeout: break loop
             }

@@ -430,6 +430,48 @@ private final class DeviceWriter {
         #expect(r.stderr.contains("motionscript: recorded 5 events (stopped)"))
     }
 
+    /// `run --events FIFO` with no writer waited past the first signal (a poll that went on
+    /// after EINTR, or ran on a thread the signal did not reach): the first one ends it.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsTheWaitForAWriterOnAnEventsFIFO(signal: Int32) throws {
+        let scene = Scene()
+        let events = scene.fifo("events")
+        let script = scene.file("s.lua", "motion.emit('a', 1)\n")
+        let run = try Spawned(["run", script, "--events", events])
+        run.waitUntilBlocked(in: "poll")
+        run.send(signal)
+        let r = run.finish()
+        #expect(r.status == 128 + signal && !r.bySignal, "\(r)")
+        #expect(r.stderr.hasSuffix("error: \(events): interrupted while waiting for a writer on this FIFO\n"), "\(r.stderr)")
+    }
+
+    /// A script given as a FIFO (Lua's `fopen` waited in `open` for a writer past any signal)
+    /// is read as event files are; the first signal ends the wait. With a writer it runs.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsTheWaitForAWriterOnAScriptFIFO(signal: Int32) throws {
+        let scene = Scene()
+        let script = scene.fifo("script.lua")
+        let run = try Spawned(["run", script])
+        run.waitUntilBlocked(in: "poll")
+        run.send(signal)
+        let r = run.finish()
+        #expect(r.status == 128 + signal && !r.bySignal, "\(r)")
+        #expect(r.stderr.hasSuffix("error: \(script): interrupted while waiting for a writer on this FIFO\n"), "\(r.stderr)")
+    }
+
+    @Test func aScriptFIFOWithAWriterRuns() throws {
+        let scene = Scene()
+        let script = scene.fifo("script.lua")
+        let run = try Spawned(["run", script, "--", "x"])
+        let writer = DeviceWriter(script)
+        writer.write(Array("motion.emit('arg', arg[1])\nerror('at line 2')\n".utf8))
+        writer.close()
+        let r = run.finish()
+        #expect(r.status == 1)
+        #expect(r.stdout == #"{"t":0,"name":"arg","value":"x"}"# + "\n")
+        #expect(r.stderr.hasPrefix("error: \(script):2: at line 2\n") || r.stderr.contains("script.lua:2: at line 2"), "\(r.stderr)")
+    }
+
     /// Blocked inside C (a FIFO nobody writes), the first SIGTERM cannot stop the script; the
     /// second ends the process.
     @Test func aSecondSignalEndsTheProcess() throws {

@@ -5,7 +5,16 @@ import MotionLua
 
 /// 1,000 reloads leave nothing behind: no Lua state, Swift object, callback, file
 /// descriptor or heap memory per reload.
+///
+/// The heap and descriptor counts are the whole process's, so they mean something only when
+/// nothing else runs in it: `scripts/test` runs this suite in a process of its own and sets
+/// `MOTIONSCRIPT_LEAK_CHECK_ALONE=1`. In a parallel run (plain `swift test`) other tests allocate
+/// and open files meanwhile; there the test checks only what is per runtime (no replaced runtime
+/// survives, callbacks and subscriptions are released, every tenth version fails to load) and
+/// says it skipped the rest, rather than pass or fail by what its neighbours did.
 @Suite struct ReloadLeakTests {
+    static let runsAlone = ProcessInfo.processInfo.environment["MOTIONSCRIPT_LEAK_CHECK_ALONE"] == "1"
+
     static let versions = [
         """
         local helper = require "helper"
@@ -61,6 +70,16 @@ import MotionLua
         try reloadAndReplay(0)
         previous = nil
         for i in 1...1000 { try reloadAndReplay(i) }  // warm-up: caches, lazy statics, malloc's own
+        guard Self.runsAlone else {
+            print("reload leak check: heap and descriptor counts skipped (other tests share this process; scripts/test runs this alone)")
+            #expect(survivors == 0)
+            #expect(failures == 100)
+            let current = try #require(pipeline.runtime)
+            #expect(current.liveCallbacks <= 4 && current.subscriptionCount <= 3)
+            pipeline.close()
+            #expect(current.liveCallbacks == 0 && current.subscriptionCount == 0)
+            return
+        }
         // Parallel tests in this process allocate and open files too; a leak of one byte or
         // descriptor per reload shows as 1,000 of them, so up to five rounds are allowed for a quiet one.
         var measured: [(heap: Int, fds: Int)] = []

@@ -133,6 +133,6 @@ import MotionLua
         // A malformed declaration names its line.
         try "-- surface: huge\n".write(to: dir.appendingPathComponent("edge.lua"), atomically: true, encoding: .utf8)
         let bad = try ScenarioBatch(paths: [dir.path], options: ScenarioOptions(jobs: 1, workerExecutable: motionscriptBinary)).run()
-        #expect(bad.results.map(\.outcome) == [.error("\(dir.path)/edge.lua:1: surface must be WIDTHxHEIGHT (e.g. 1920x1080) or mm")])
+        #expect(bad.results.map(\.outcome) == [.error("edge.lua:1: surface must be WIDTHxHEIGHT (e.g. 1920x1080) or mm")])
     }
 }

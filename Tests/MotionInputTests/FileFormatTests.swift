@@ -296,3 +296,36 @@ private func libinputRecording(secondDeviceRows: String) -> String {
         }
     }
 }
+
+/// A file whose lines end in CR alone (classic Mac OS) is one line to a reader that splits on
+/// LF. The evemu reader took that line for one comment: no events, exit 0. Every text reader
+/// refuses it at line 1, saying why.
+@Suite struct CarriageReturnOnlyTests {
+    private func crOnly(_ text: String) -> [UInt8] {
+        Array(text.utf8).map { $0 == 10 ? 13 : $0 }
+    }
+
+    @Test func evemuWithCROnlyLineEndingsIsRefused() throws {
+        let dir = TempDir()
+        let path = dir.write("tap.evemu", bytes: crOnly(evemuTap))
+        #expect(throws: InputError(file: path, line: 1, EvemuReader.carriageReturnLines)) {
+            _ = try openEventFile(path: path).readAll()
+        }
+        // Without the leading comment: the description lines must not swallow the rest either.
+        let bare = dir.write("bare.evemu", bytes: crOnly(evemuTap.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")))
+        #expect(throws: InputError(file: bare, line: 1, EvemuReader.carriageReturnLines)) {
+            _ = try openEventFile(path: bare).readAll()
+        }
+        // CR LF (Windows) line endings still read.
+        let crlf = dir.write("crlf.evemu", evemuTap.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(try openEventFile(path: crlf).readAll().count == 3)
+    }
+
+    @Test func jsonLinesAndLibinputWithCROnlyLineEndingsAreRefusedToo() throws {
+        let dir = TempDir()
+        let json = dir.write("e.jsonl", bytes: crOnly(#"{"t":0,"id":1,"phase":"down","x":1,"y":2}"# + "\n" + #"{"t":1,"id":1,"phase":"up","x":1,"y":2}"# + "\n"))
+        #expect(throws: InputError.self) { _ = try openEventFile(path: json).readAll() }
+        let libinput = dir.write("r.yml", bytes: crOnly(libinputRecording(secondDeviceRows: "")))
+        #expect(throws: InputError.self) { _ = try openEventFile(path: libinput).readAll() }
+    }
+}

@@ -3,7 +3,9 @@ import MotionGestures
 
 /// What the fuzz targets (scripts/fuzz) run on each input, shared with the regression tests that
 /// replay every input that ever found a bug. A harness must never trap: decoding errors are fine,
-/// a crash or a broken invariant (`fail`) is a finding.
+/// a crash or a broken invariant (`fail`, which throws a `Finding`) is a finding. A finding is
+/// thrown, not a `fatalError`: in the test suite it fails the one test that met it, and the
+/// libFuzzer entries (fuzz/targets) turn it into the crash libFuzzer records.
 ///
 /// Byte-level targets hand the bytes to one reader. The evdev targets are structure-aware: the
 /// bytes drive a generator that writes a valid device description and valid events for one
@@ -12,29 +14,45 @@ import MotionGestures
 enum FuzzHarness {
     static let targets = ["jsonl", "evemu", "libinput", "raw", "detect", "protocol-a", "protocol-b", "single-touch", "relative"]
 
-    static func run(_ target: String, _ data: [UInt8]) {
+    static func run(_ target: String, _ data: [UInt8]) throws {
         switch target {
         case "jsonl":
-            decode(data, .jsonLines)
-            jsonFastPathAgrees(data)
+            try decode(data, .jsonLines)
+            try jsonFastPathAgrees(data)
         case "evemu":
-            decode(data, .evemu)
-            fastPathsAgree(data)
+            try decode(data, .evemu)
+            try fastPathsAgree(data)
         case "libinput":
-            decode(data, .libinput)
-            fastPathsAgree(data)
-        case "raw": decode(data, .raw)
-        case "detect": detect(data)
-        case "protocol-a": generated(data, .a)
-        case "protocol-b": generated(data, .b)
-        case "single-touch": generated(data, .singleTouch)
-        case "relative": generated(data, .relative)
-        default: fatalError("unknown fuzz target \(target)")
+            try decode(data, .libinput)
+            try fastPathsAgree(data)
+        case "raw": try decode(data, .raw)
+        case "detect": try detect(data)
+        case "protocol-a": try generated(data, .a)
+        case "protocol-b": try generated(data, .b)
+        case "single-touch": try generated(data, .singleTouch)
+        case "relative": try generated(data, .relative)
+        default: throw Finding(message: "unknown fuzz target \(target)")
         }
     }
 
-    static func fail(_ message: String) -> Never {
-        fatalError("fuzz invariant broken: \(message)")
+    /// For the libFuzzer entries: a finding ends the process, which libFuzzer records.
+    static func runOrCrash(_ target: String, _ data: [UInt8]) {
+        do { try run(target, data) } catch { fatalError("\(error)") }
+    }
+
+    /// A broken invariant: what the input made a reader do that it must never do.
+    struct Finding: Error, CustomStringConvertible {
+        let message: String
+        var description: String { "fuzz invariant broken: \(message)" }
+    }
+
+    static func fail(_ message: String) throws -> Never {
+        throw Finding(message: message)
+    }
+
+    /// `body`'s value, or nil when it threw an input error; a finding goes on up.
+    static func ignoringInputErrors<T>(_ body: () throws -> T) throws -> T? {
+        do { return try body() } catch let finding as Finding { throw finding } catch { return nil }
     }
 
     /// Reads every frame, checking what every source promises: times never go backwards, and
@@ -45,68 +63,68 @@ enum FuzzHarness {
         var down = Set<Int>()
         var last = -Double.infinity
         while let frame = try source.nextFrame() {
-            if frame.t < last || !frame.t.isFinite { fail("frame time \(frame.t) after \(last)") }
+            if frame.t < last || !frame.t.isFinite { try fail("frame time \(frame.t) after \(last)") }
             last = frame.t
             for e in frame.events {
                 switch e.phase {
-                case .down: if !down.insert(e.id).inserted { fail("pointer \(e.id) down twice") }
-                case .move: if !down.contains(e.id) { fail("move for pointer \(e.id), not down") }
-                case .up, .cancel: if down.remove(e.id) == nil { fail("\(e.phase) for pointer \(e.id), not down") }
+                case .down: if !down.insert(e.id).inserted { try fail("pointer \(e.id) down twice") }
+                case .move: if !down.contains(e.id) { try fail("move for pointer \(e.id), not down") }
+                case .up, .cancel: if down.remove(e.id) == nil { try fail("\(e.phase) for pointer \(e.id), not down") }
                 }
             }
             frames.append(frame)
-            if frames.count > 100_000 { fail("more frames than the input could hold") }
+            if frames.count > 100_000 { try fail("more frames than the input could hold") }
         }
-        if !down.isEmpty { fail("pointers \(down.sorted()) still down at the end") }
+        if !down.isEmpty { try fail("pointers \(down.sorted()) still down at the end") }
         return frames
     }
 
-    static func decode(_ data: [UInt8], _ format: EventFileFormat) {
+    static func decode(_ data: [UInt8], _ format: EventFileFormat) throws {
         for options in [EventFileOptions(), EventFileOptions(surface: (100, 100))] {
-            _ = try? readChecked(openEventFile(InputBytes(path: "fuzz", bytes: data), options: options, format: format))
+            _ = try ignoringInputErrors { try readChecked(openEventFile(InputBytes(path: "fuzz", bytes: data), options: options, format: format)) }
         }
     }
 
     /// The fast paths for event lines accept only what the general parsers accept, with the same
     /// values: every line of `data` is tried as an evemu `E:` line and as a libinput row.
-    static func fastPathsAgree(_ data: [UInt8]) {
+    static func fastPathsAgree(_ data: [UInt8]) throws {
         for line in data.split(separator: 10, omittingEmptySubsequences: false) {
-            Array(line).withUnsafeBufferPointer { bytes in
+            try Array(line).withUnsafeBufferPointer { bytes in
                 for fast in [EvemuEventLine.exactLayout(bytes), EvemuEventLine.anySpacing(bytes)] {
                     if let fast, fast != EvemuReader.parseEventGenerally(bytes) {
-                        fail("evemu fast path read \(fast) from \(Array(bytes)), the general parser \(String(describing: EvemuReader.parseEventGenerally(bytes)))")
+                        try fail("evemu fast path read \(fast) from \(Array(bytes)), the general parser \(String(describing: EvemuReader.parseEventGenerally(bytes)))")
                     }
                 }
                 let row = UnsafeBufferPointer(rebasing: bytes[(bytes.firstIndex { $0 != 32 } ?? bytes.count)...])
                 if let fast = LibinputEventRow.parse(row), fast != LibinputRecordingReader.parseRowGenerally(row) {
-                    fail("libinput fast path read \(fast) from \(Array(row)), the general parser \(String(describing: LibinputRecordingReader.parseRowGenerally(row)))")
+                    try fail("libinput fast path read \(fast) from \(Array(row)), the general parser \(String(describing: LibinputRecordingReader.parseRowGenerally(row)))")
                 }
             }
         }
     }
 
     /// The JSON Lines fast path accepts only lines the general parser reads, to the same bits.
-    static func jsonFastPathAgrees(_ data: [UInt8]) {
+    static func jsonFastPathAgrees(_ data: [UInt8]) throws {
         let reader = JSONLinesReader(input: InputBytes(path: "fuzz", bytes: []))
         for line in data.split(separator: 10, omittingEmptySubsequences: false) {
-            Array(line).withUnsafeBufferPointer { bytes in
+            try Array(line).withUnsafeBufferPointer { bytes in
                 guard let fast = JSONLinesEventLine.parse(bytes) else { return }
                 guard let general = try? reader.parseGenerally(bytes) else {
-                    fail("JSON fast path read \(fast) from \(Array(bytes)), which the general parser rejects")
+                    try fail("JSON fast path read \(fast) from \(Array(bytes)), which the general parser rejects")
                 }
                 let bits = { (f: JSONLinesFields) in [f.t.bitPattern, f.id.bitPattern, f.x.bitPattern, f.y.bitPattern] }
                 if bits(fast) != bits(general) || fast.phase != general.phase {
-                    fail("JSON fast path read \(fast) from \(Array(bytes)), the general parser \(general)")
+                    try fail("JSON fast path read \(fast) from \(Array(bytes)), the general parser \(general)")
                 }
             }
         }
     }
 
-    static func detect(_ data: [UInt8]) {
+    static func detect(_ data: [UInt8]) throws {
         let input = InputBytes(path: "fuzz", bytes: data)
         guard let head = try? input.peek(upTo: 4096, enough: EventFileFormat.isConclusive),
               let format = EventFileFormat.detect(head: head, path: "fuzz") else { return }
-        _ = try? readChecked(openEventFile(input, options: EventFileOptions(), format: format))
+        _ = try ignoringInputErrors { try readChecked(openEventFile(input, options: EventFileOptions(), format: format)) }
     }
 
     // MARK: - Structure-aware evdev generation
@@ -282,26 +300,31 @@ enum FuzzHarness {
 
     /// The same generated device and events as evemu and as libinput: both decode to the same
     /// frames or both fail; raw bytes (no description) must not trap either.
-    static func generated(_ data: [UInt8], _ kind: EvdevProtocol) {
+    static func generated(_ data: [UInt8], _ kind: EvdevProtocol) throws {
         let g = generate(data, kind)
         guard !g.events.isEmpty else { return }
         for options in [EventFileOptions(), EventFileOptions(surface: (100, 100))] {
-            let evemu = Result { try readChecked(openEventFile(InputBytes(path: "fuzz.evemu", bytes: Array(evemuText(g).utf8)), options: options, format: .evemu)) }
-            let libinput = Result { try readChecked(openEventFile(InputBytes(path: "fuzz.yml", bytes: Array(libinputText(g).utf8)), options: options, format: .libinput)) }
+            let evemu = try resultOrFinding { try readChecked(openEventFile(InputBytes(path: "fuzz.evemu", bytes: Array(evemuText(g).utf8)), options: options, format: .evemu)) }
+            let libinput = try resultOrFinding { try readChecked(openEventFile(InputBytes(path: "fuzz.yml", bytes: Array(libinputText(g).utf8)), options: options, format: .libinput)) }
             switch (evemu, libinput) {
             case let (.success(a), .success(b)):
-                if a != b { fail("evemu and libinput disagree: \(a.count) and \(b.count) frames") }
+                if a != b { try fail("evemu and libinput disagree: \(a.count) and \(b.count) frames") }
             case (.failure, .failure):
                 break
             case let (.success, .failure(e)), let (.failure(e), .success):
-                fail("only one of evemu and libinput fails: \(e)")
+                try fail("only one of evemu and libinput fails: \(e)")
             }
-            _ = try? readChecked(openEventFile(InputBytes(path: "fuzz.raw", bytes: g.events.flatMap(\.rawBytes)), options: options, format: .raw))
+            _ = try ignoringInputErrors { try readChecked(openEventFile(InputBytes(path: "fuzz.raw", bytes: g.events.flatMap(\.rawBytes)), options: options, format: .raw)) }
             // As a live device would deliver them (lenient: duplicates ignored, time held).
             if let device = (try? EvemuReader(input: InputBytes(path: "fuzz.evemu", bytes: Array(evemuText(g).utf8)), options: options))?.device {
-                _ = try? readChecked(LiveReplay(decoder: EvdevDecoder(device: device, options: options, strict: false), events: g.events))
+                _ = try ignoringInputErrors { try readChecked(LiveReplay(decoder: EvdevDecoder(device: device, options: options, strict: false), events: g.events)) }
             }
         }
+    }
+
+    /// `body`'s result, an input error as a failure; a finding goes on up.
+    static func resultOrFinding<T>(_ body: () throws -> T) throws -> Result<T, Error> {
+        do { return .success(try body()) } catch let finding as Finding { throw finding } catch { return .failure(error) }
     }
 
     /// Events fed to a lenient (live) decoder, as a frame source.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionGestures
 @testable import MotionInput
 
 /// Every input that ever made a fuzz target (scripts/fuzz) crash or break an invariant, replayed
@@ -17,15 +18,31 @@ private let findings: [(target: String, found: String, base64: String)] = [
     func findingRunsToItsEnd(index: Int) throws {
         let finding = findings[index]
         let bytes = try #require(Data(base64Encoded: finding.base64), "\(finding.found)")
-        FuzzHarness.run(finding.target, Array(bytes))
+        try FuzzHarness.run(finding.target, Array(bytes))
     }
 
     /// The harness itself runs in the normal suite, on bytes that reach every generator branch.
     @Test(arguments: FuzzHarness.targets)
-    func harnessRunsOnFixedBytes(target: String) {
+    func harnessRunsOnFixedBytes(target: String) throws {
         for seed in 0..<8 {
-            FuzzHarness.run(target, (0..<512).map { UInt8(truncatingIfNeeded: $0 &* (seed * 2 + 1) &+ seed) })
+            try FuzzHarness.run(target, (0..<512).map { UInt8(truncatingIfNeeded: $0 &* (seed * 2 + 1) &+ seed) })
         }
+    }
+
+    /// A broken invariant was a fatalError: one finding aborted the whole test run. It is
+    /// thrown now, and fails only the test that met it.
+    @Test func aBrokenInvariantIsThrownNotATrap() throws {
+        final class Broken: FrameSource {
+            var sent = false
+            func nextFrame() throws -> Frame? {
+                defer { sent = true }
+                return sent ? nil : Frame(t: 0, events: [p(0, 7, .move, 1, 1)])
+            }
+        }
+        #expect(throws: FuzzHarness.Finding.self) { try FuzzHarness.readChecked(Broken()) }
+        // Input errors are no finding; a finding inside an ignored stretch still goes up.
+        #expect(try FuzzHarness.ignoringInputErrors { throw InputError(file: "x", "bad") } as Int? == nil)
+        #expect(throws: FuzzHarness.Finding.self) { try FuzzHarness.ignoringInputErrors { try FuzzHarness.readChecked(Broken()) } }
     }
 
     @Test func deviceKeyWithoutColonReadsAsEmpty() throws {

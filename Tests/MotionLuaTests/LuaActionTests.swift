@@ -43,6 +43,24 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         ])
     }
 
+    /// Float noise reached action lines: `"move":{"x":10,"y":7.599999999999966}`. Shown
+    /// rounded to a millionth of a unit; the values a script means stay exact.
+    @Test func mouseMovementIsShownWithoutFloatNoise() throws {
+        let (runtime, output) = try loadedRuntime("""
+            motion.mouse.move(10, 107.6 - 100)
+            motion.mouse.scroll(0.1 + 0.2, -1 / 3)
+            motion.mouse.move(-0.0000001, 2.5e-6)
+            motion.mouse.move(1e12 + 0.5, -123456.789)
+            """)
+        runtime.close()
+        #expect(output.lines == [
+            #"0 action {"action":"mouse","move":{"x":10,"y":7.6}}"#,
+            #"0 action {"action":"mouse","scroll":{"x":0.3,"y":-0.333333}}"#,
+            #"0 action {"action":"mouse","move":{"x":0,"y":3e-06}}"#,
+            #"0 action {"action":"mouse","move":{"x":1000000000000.5,"y":-123456.789}}"#,
+        ])
+    }
+
     @Test func keysHeldWhenTheScriptEndsAreReleasedWithALine() throws {
         let (runtime, output, sink) = try performingRuntime("""
             motion.keyDown("super")

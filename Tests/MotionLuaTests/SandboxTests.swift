@@ -28,6 +28,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/motionscript-sandbox-test"))
     }
 
+    /// "--trusted lifts it" led to commands run (keys typed on the desktop) during tests and a
+    /// scenario that asserts nothing; the hint for processes names motion.exec.
+    @Test func processesPointAtMotionExecOtherRefusalsAtTrusted() throws {
+        let execute = try #require(setupError("os.execute('notify-send hi')", sandbox: true))
+        #expect(execute.message.contains("script.lua:1: os.execute is not available in the sandbox (use motion.exec: tests record its actions as output lines instead of running them)"), "\(execute.message)")
+        #expect(!execute.message.contains("--trusted"))
+        let popen = try #require(setupError("io.popen('ls')", sandbox: true))
+        #expect(popen.message.contains("io.popen is not available in the sandbox (use motion.exec"), "\(popen.message)")
+        let remove = try #require(setupError("os.remove('/tmp/x')", sandbox: true))
+        #expect(remove.message.contains("os.remove is not available in the sandbox (motionscript test --trusted lifts it)"))
+    }
+
     @Test func readingFilesAndTheRestOfTheLibraryStillWork() throws {
         let data = writeScript("hello\n", name: "data.txt")
         let output = TestOutput()

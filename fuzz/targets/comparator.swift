@@ -2,9 +2,23 @@
 // output lines, separated by the first NUL byte. Parsing may fail; comparing must never trap, a
 // line always matches itself, and the streamed comparison (bytes first, the file a chunk at a
 // time, the quick check before the parser) gives exactly what whole parsed lines give.
+// A broken invariant is thrown by the check and turned into a crash only here, at the entry,
+// where libFuzzer expects one; the check itself can run inside a test without ending it.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    do {
+        try checkComparator(Array(UnsafeBufferPointer(start: data, count: size)))
+    } catch {
+        fatalError("\(error)")
+    }
+    return 0
+}
+
+struct ComparatorFinding: Error, CustomStringConvertible {
+    let description: String
+}
+
+func checkComparator(_ bytes: [UInt8]) throws {
     let split = bytes.firstIndex(of: 0) ?? bytes.count
     // Split on LF bytes, as output is (a String would hold "\r\n" as one character).
     let actual = split < bytes.count
@@ -14,10 +28,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var checked = ExpectedLineReader(bytes: expectedBytes, chunk: 7)
     let checkError = (try? OutputComparison.check(&checked, file: "expected")) == nil
     guard let expected = try? OutputComparison.parseExpected(bytes: expectedBytes, file: "expected") else {
-        if !checkError { fatalError("the check accepted an expected file the parser refuses") }
-        return 0
+        if !checkError { throw ComparatorFinding(description: "the check accepted an expected file the parser refuses") }
+        return
     }
-    if checkError { fatalError("the check refused an expected file the parser accepts") }
+    if checkError { throw ComparatorFinding(description: "the check refused an expected file the parser accepts") }
     let whole = OutputComparison.difference(expected: expected, actual: actual, expectedFile: "expected")
     var streamed = StreamedComparison(expected: ExpectedLineReader(bytes: expectedBytes, chunk: 7))
     let output = Array(actual.map { $0 + "\n" }.joined().utf8)
@@ -25,10 +39,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         output[start..<min(output.count, start + 5)].withUnsafeBytes { streamed.consume($0) }
     }
     if (try? streamed.finish(expectedFile: "expected")) != whole {
-        fatalError("the streamed comparison differs from the whole lines'")
+        throw ComparatorFinding(description: "the streamed comparison differs from the whole lines'")
     }
     for line in expected where !OutputComparison.matches(line.value, line.value) {
-        fatalError("a parsed line does not match itself: \(line.text)")
+        throw ComparatorFinding(description: "a parsed line does not match itself: \(line.text)")
     }
-    return 0
 }

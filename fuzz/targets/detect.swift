@@ -1,6 +1,6 @@
 // libFuzzer entry for the "detect" harness (see FuzzHarness in the input tests).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    FuzzHarness.run("detect", Array(UnsafeBufferPointer(start: data, count: size)))
+    FuzzHarness.runOrCrash("detect", Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }

@@ -1,6 +1,6 @@
 // libFuzzer entry for the "evemu" harness (see FuzzHarness in the input tests).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    FuzzHarness.run("evemu", Array(UnsafeBufferPointer(start: data, count: size)))
+    FuzzHarness.runOrCrash("evemu", Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }

@@ -1,6 +1,6 @@
 // libFuzzer entry for the "relative" harness (see FuzzHarness in the input tests).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    FuzzHarness.run("relative", Array(UnsafeBufferPointer(start: data, count: size)))
+    FuzzHarness.runOrCrash("relative", Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }

@@ -46,6 +46,7 @@ public struct RunTrace {
         defer { runtime.close() }
         runtime.setTimeout(options.timeout)
         let watcher = RecognizerWatcher(runtime)
+        try Runner.readScriptIfStream(runtime)
         try runtime.load(arguments: options.scriptArguments)
         watcher.attachNew()
         source.afterFrame = { watcher.attachNew() }
@@ -68,6 +69,8 @@ private final class RecordingFrameSource: FrameSource {
     private var pendingCallback = false
 
     init(_ upstream: FrameSource) { self.upstream = upstream }
+
+    var framePlace: String? { upstream.framePlace }
 
     func nextFrame() throws -> Frame? {
         // The frame handed out last has been handled by now: recognizers it made get watched.

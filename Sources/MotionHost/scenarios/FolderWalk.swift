@@ -10,6 +10,8 @@ enum FolderWalk {
     enum Entry: Equatable {
         /// A `.lua` file, relative to the folder walked.
         case script(String)
+        /// A `NAME.script` sidecar (the scenario's script is elsewhere), relative to the folder.
+        case sidecar(String)
         /// Something that should have been a scenario and cannot be: its name in reports, its
         /// path relative to the folder, and why.
         case problem(name: String, path: String, reason: String)
@@ -23,6 +25,7 @@ enum FolderWalk {
 
     private static let lua = Array(".lua".utf8)
     private static let expected = Array(".expected.jsonl".utf8)
+    private static let sidecar = Array(ScenarioDiscovery.sidecarSuffix.utf8)
 
     private static func walk(root: [UInt8], relative: [UInt8], depth: Int, into entries: inout [Entry]) {
         let path = relative.isEmpty ? root : root + [0x2F] + relative
@@ -41,30 +44,48 @@ enum FolderWalk {
         let names = Set(children.map(\.name))
         for (name, type) in children.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }) {
             let child = relative.isEmpty ? name : relative + [0x2F] + name
-            var isDirectory = type == UInt8(DT_DIR)
+            var kind = type
             if type == UInt8(DT_UNKNOWN) {
                 var info = stat()
                 let full = root + [0x2F] + child + [0]
                 if full.withUnsafeBufferPointer({ $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) == 0 {
-                    isDirectory = info.st_mode & UInt32(S_IFMT) == UInt32(S_IFDIR)
+                    kind = UInt8(truncatingIfNeeded: (info.st_mode & UInt32(S_IFMT)) >> 12)  // DT_* is S_IF* >> 12
                 }
             }
-            if isDirectory {
+            let isScriptName = name.count > lua.count && name.suffix(lua.count).elementsEqual(lua)
+            // A NAME.lua that is not a file but has a scenario's files beside it would vanish from
+            // the batch (and a FIFO would block its worker): it is reported instead.
+            if isScriptName, kind != UInt8(DT_REG), kind != UInt8(DT_LNK),
+               kind != UInt8(DT_DIR) || hasScenarioFiles(beside: name.dropLast(lua.count), in: names) {
+                let what = kind == UInt8(DT_DIR) ? "a folder" : kind == UInt8(DT_FIFO) ? "a FIFO"
+                    : kind == UInt8(DT_SOCK) ? "a socket" : "a device or special file"
+                entries.append(.problem(name: display(child.dropLast(lua.count)), path: display(child),
+                                        reason: "\(display(name)) is \(what), not a script file"))
+            }
+            if kind == UInt8(DT_DIR) {
                 walk(root: root, relative: child, depth: depth + 1, into: &entries)
-            } else if name.count > lua.count, name.suffix(lua.count).elementsEqual(lua) {
+            } else if isScriptName, kind == UInt8(DT_REG) || kind == UInt8(DT_LNK) {
                 if let text = String(validating: child, as: UTF8.self) {
                     entries.append(.script(text))
                 } else {
                     entries.append(.problem(name: display(child.dropLast(lua.count)), path: display(child),
                                             reason: "the file name is not valid UTF-8 (\(display(name))); rename it to run it"))
                 }
+            } else if name.count > sidecar.count, name.suffix(sidecar.count).elementsEqual(sidecar),
+                      kind != UInt8(DT_DIR), let text = String(validating: child, as: UTF8.self) {
+                entries.append(.sidecar(text))
             } else if name.count > expected.count, name.suffix(expected.count).elementsEqual(expected),
-                      !names.contains(name.dropLast(expected.count) + lua) {
+                      !names.contains(name.dropLast(expected.count) + lua), !names.contains(name.dropLast(expected.count) + sidecar) {
                 let base = display(child.dropLast(expected.count))
                 entries.append(.problem(name: base, path: display(child),
                                         reason: "\(display(name)) has no script \(display(name.dropLast(expected.count) + lua)) beside it"))
             }
         }
+    }
+
+    /// True when an events or expected file of scenario `base` is among `names`.
+    private static func hasScenarioFiles(beside base: ArraySlice<UInt8>, in names: Set<[UInt8]>) -> Bool {
+        (ScenarioDiscovery.eventSuffixes + [ScenarioDiscovery.expectedSuffix]).contains { names.contains(Array(base) + Array($0.utf8)) }
     }
 
     /// The name for reports: printable ASCII and valid UTF-8 as they are, other bytes as `\xNN`.

@@ -25,7 +25,7 @@ public enum JUnitReport {
         xml += "<testsuites \(counts)>\n"
         xml += "  <testsuite name=\"\(escape(suiteName))\" \(counts) timestamp=\"\(iso8601(timestamp))\">\n"
         for result in results {
-            let open = "    <testcase name=\"\(escape(result.scenario.name))\" classname=\"scenarios\" file=\"\(escape(result.scenario.scriptPath))\" time=\"\(seconds(result.duration))\""
+            let open = "    <testcase name=\"\(escape(ReportText.visible(result.scenario.name)))\" classname=\"scenarios\" file=\"\(escape(ReportText.visible(result.scenario.scriptPath)))\" time=\"\(seconds(result.duration))\""
             var body = ""
             switch result.outcome {
             case .passed, .updated:
@@ -69,7 +69,8 @@ public enum JUnitReport {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
-    /// Escapes text for attributes and content; drops characters XML 1.0 cannot hold.
+    /// Escapes text for attributes and content; characters XML 1.0 cannot hold are shown as
+    /// `\xNN` (`ReportText.visible`), as in the text report.
     static func escape(_ text: String, attribute: Bool = true) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -82,7 +83,8 @@ public enum JUnitReport {
             case "\t": if attribute { out += "&#9;" } else { out += "\t" }
             case "\r": out += "&#13;"
             default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                if scalar.value < 0x20 { out += ReportText.visible(String(scalar)); continue }
+                if scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
                 out.unicodeScalars.append(scalar)
             }
         }

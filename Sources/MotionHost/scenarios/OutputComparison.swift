@@ -87,7 +87,7 @@ public enum OutputComparison {
         let diff = UnifiedDiff.lines(old: old, new: new, offset: offset) { o, n in
             o < context && n < context ? o == n : matches(expected[o].value, values[n])
         }
-        var body = ["--- \(expectedFile)", "+++ actual output"]
+        var body = ["--- \(ReportText.visible(expectedFile))", "+++ actual output"]
         body += diff.prefix(maxDiffLines)
         if diff.count > maxDiffLines { body.append("… \(diff.count - maxDiffLines) more lines of diff") }
         return ([summary] + body).joined(separator: "\n")

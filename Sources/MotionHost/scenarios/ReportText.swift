@@ -29,6 +29,27 @@ public enum ReportText {
         return lines.joined(separator: "\n")
     }
 
+    /// `text` with every control character shown as `\xNN` (C1 controls as `\u00NN`), so that a
+    /// scenario's name or message cannot drive the terminal (ESC, BEL), return the cursor (CR) or
+    /// start a line of its own (LF: a forged `ok` line). Tabs stay when `keepingTabs` (the
+    /// tracebacks' indentation). The same notation as `FolderWalk.display` for bytes that are
+    /// not UTF-8.
+    public static func visible(_ text: String, keepingTabs: Bool = false) -> String {
+        func isControl(_ v: UInt32) -> Bool { v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0x2028 || v == 0x2029 }
+        guard text.unicodeScalars.contains(where: { isControl($0.value) && !(keepingTabs && $0 == "\t") }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if !isControl(v) || (keepingTabs && scalar == "\t") {
+                out.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(v, radix: 16, uppercase: true)
+                out += v < 0x80 ? "\\x" + (hex.count == 1 ? "0" + hex : hex) : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out
+    }
+
     /// The longest prefix of `text` of at most `bytes` bytes that ends on a character boundary.
     static func prefix(_ text: String, bytes: Int) -> String {
         var end = text.utf8.startIndex

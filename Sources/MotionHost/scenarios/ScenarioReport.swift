@@ -29,17 +29,21 @@ public struct ScenarioReport {
         "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
-    /// Every line, the summary last.
+    /// Every line, the summary last. Names, paths and messages come from file names and
+    /// scripts: their control characters are shown escaped (`ReportText.visible`), so each
+    /// report line is one the report wrote.
     public var lines: [String] {
         var lines: [String] = []
         for result in results {
-            let name = result.scenario.name
+            let name = ReportText.visible(result.scenario.name)
             switch result.outcome {
             case .passed: lines.append("ok      \(name)")
-            case .updated: lines.append("updated \(name) (\(result.scenario.expectedPath))")
-            case .skipped(let reason): lines.append("skip    \(name): \(reason)")
+            case .updated: lines.append("updated \(name) (\(ReportText.visible(result.scenario.expectedPath)))")
+            case .skipped(let reason): lines.append("skip    \(name): \(ReportText.visible(reason))")
             case .failed(let message), .error(let message):
-                let parts = message.split(separator: "\n", omittingEmptySubsequences: false)
+                // Split on the scalar: a CR LF is one Character, which a split on "\n" misses.
+                let parts = message.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { ReportText.visible(String(String.UnicodeScalarView($0)), keepingTabs: true) }
                 lines.append("FAIL    \(name): \(parts[0])")
                 lines += parts.dropFirst().map { "        " + $0 }
             }

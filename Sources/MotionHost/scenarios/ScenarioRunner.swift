@@ -117,7 +117,7 @@ public enum ScenarioRunner {
             sink = OutputSink(comparison: nil)
         } else {
             guard scenario.hasExpected else {
-                return result(.error("missing expected file \(fileName(scenario.expectedPath)) (create it with --update)"))
+                return result(.error("missing expected file \(ReportText.visible(fileName(scenario.expectedPath))) (create it with --update)"))
             }
             do {
                 let file = try ExpectedFile(path: scenario.expectedPath)
@@ -140,8 +140,11 @@ public enum ScenarioRunner {
         }
 
         var captured = CappedText()
-        if case .failure(let error) = execute(ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options),
-                                               options: options, worker: &worker, captured: &captured, output: sink.take) {
+        var job = ScenarioJob(script: scenario.scriptPath, events: eventsPath, options: options)
+        // In the scenario's own folder (where its expected file is): `test DIR` and
+        // `cd DIR && test .` run it alike.
+        job.run(in: ScenarioPaths.folder(of: scenario.expectedPath))
+        if case .failure(let error) = execute(job, options: options, worker: &worker, captured: &captured, output: sink.take) {
             if let problem = expectedFileProblem() { return result(.error(problem), stderr: captured.text) }
             return result(.error(error.message), stderr: captured.text)
         }
@@ -155,7 +158,7 @@ public enum ScenarioRunner {
             do {
                 try String(decoding: sink.written, as: UTF8.self).write(toFile: scenario.expectedPath, atomically: true, encoding: .utf8)
             } catch {
-                return ran(.error("cannot write \(scenario.expectedPath): \(error.localizedDescription)"))
+                return ran(.error("cannot write \(ReportText.visible(scenario.expectedPath)): \(error.localizedDescription)"))
             }
             return ran(.updated)
         }

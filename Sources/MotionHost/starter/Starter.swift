@@ -17,18 +17,14 @@ public enum Starter {
 
     /// Writes the starter into `folder` (created if missing) and returns the paths written.
     /// Nothing is written if any of the files already exists: an init never overwrites work.
+    /// Failures say which path and why in the system's words (`strerror`), not Foundation's.
     public static func write(into folder: String) throws -> [String] {
         let paths = files.map { (folder as NSString).appendingPathComponent($0.path) }
         let existing = paths.filter { FileManager.default.fileExists(atPath: $0) }
         guard existing.isEmpty else { throw StarterError.exists(existing) }
-        do {
-            for (path, file) in zip(paths, files) {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
-                try file.text.write(toFile: path, atomically: true, encoding: .utf8)
-            }
-        } catch {
-            throw StarterError.cannotWrite(folder, error.localizedDescription)
+        for (path, file) in zip(paths, files) {
+            try StarterFiles.makeFolder((path as NSString).deletingLastPathComponent, within: folder)
+            try StarterFiles.create(path, file.text, in: folder)
         }
         return paths
     }
@@ -90,7 +86,7 @@ motion.tapSource(tap):emit("tap")
 }
 
 /// Why `init` wrote nothing.
-public enum StarterError: Error, CustomStringConvertible {
+public enum StarterError: Error, CustomStringConvertible, Equatable {
     case exists([String])
     case cannotWrite(String, String)
 

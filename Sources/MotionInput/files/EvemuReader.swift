@@ -28,6 +28,9 @@ public final class EvemuReader: EvdevFileSource {
                         .trimmingCharacters(in: .whitespacesAndNewlines)
                     return
                 }
+                // A CR inside a line (the reader drops a trailing one): lines that end in CR alone
+                // would otherwise read as one comment, or one device name, and no events.
+                if line.contains(13) { failure = Self.carriageReturnLines; return }
                 if line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
                 if line.hasPrefix("E:") {
                     guard let e = Self.parseEvent(line) else { failure = Self.eventSyntax; return }
@@ -96,6 +99,7 @@ public final class EvemuReader: EvdevFileSource {
         return bytes
     }
 
+    static let carriageReturnLines = "carriage return (CR) inside a line: lines end in CR alone? evemu recordings end lines with LF (convert with: tr '\\r' '\\n')"
     static let eventSyntax = "malformed evemu event: expected 'E: sec.usec type code value' (type and code hex, value decimal)"
     static let absSyntax = "malformed evemu line: expected 'A: code min max fuzz flat [resolution]' (code hex)"
 

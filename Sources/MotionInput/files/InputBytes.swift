@@ -112,14 +112,19 @@ final class InputBytes {
     private var hadWriter = false
 
     /// Waits until the FIFO has data or its last writer left; says once what it waits for.
+    /// The process's wake-up (`InputWake`: SIGINT, SIGTERM) ends the wait with an error.
     private func waitForData() throws {
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var pfds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: InputWake.readEnd, events: Int16(POLLIN), revents: 0)]
         while true {
             // Only a FIFO that never had a writer gets the notice: a writer that is slow is not news.
-            let ready = poll(&pfd, 1, saidWaiting || hadWriter ? -1 : 1000)
+            let ready = poll(&pfds, InputWake.readEnd >= 0 ? 2 : 1, saidWaiting || hadWriter ? -1 : 1000)
+            if ready > 0, pfds[1].revents != 0 {
+                throw InputError(file: path, "interrupted while waiting for \(hadWriter ? "input" : "a writer") on this FIFO")
+            }
             if ready > 0 {
                 // Data, or the writer hung up (POLLHUP): the next read tells which.
-                if pfd.revents & Int16(POLLHUP) != 0 { hadWriter = true }
+                if pfds[0].revents & Int16(POLLHUP) != 0 { hadWriter = true }
                 return
             }
             if ready < 0 {
@@ -131,5 +136,20 @@ final class InputBytes {
                 notice("\(path): waiting for a writer on this FIFO (nothing received yet)")
             }
         }
+    }
+}
+
+/// The whole content of `path`, read as event files are (a FIFO opened without blocking and
+/// waited on interruptibly): for a script given as a FIFO or pipe (`run <(make-script)`), which
+/// Lua's `fopen` would wait on in `open` past any signal. At most `limit` bytes.
+public func readWholeInput(path: String, limit: Int) throws -> [UInt8] {
+    let input = try InputBytes(path: path)
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
+        if n == 0 { return bytes }
+        bytes += chunk[..<n]
+        if bytes.count > limit { throw InputError(file: path, "longer than \(limit) bytes") }
     }
 }

@@ -90,7 +90,7 @@ enum ActionFunctions {
     static func move(_ call: LuaCall) throws -> Int32 {
         let (dx, dy) = (try finite(call, 1), try finite(call, 2))
         try perform(call) { try call.runtime.actions.input.move(dx: dx, dy: dy) }
-        call.runtime.output.emit(t: call.runtime.time, action: "mouse", fields: [("move", .point(Point(x: dx, y: dy)))])
+        call.runtime.output.emit(t: call.runtime.time, action: "mouse", fields: [("move", .point(shown(dx, dy)))])
         return 0
     }
 
@@ -98,7 +98,7 @@ enum ActionFunctions {
     static func scroll(_ call: LuaCall) throws -> Int32 {
         let (dx, dy) = (try finite(call, 1), try finite(call, 2))
         try perform(call) { try call.runtime.actions.input.scroll(dx: dx, dy: dy) }
-        call.runtime.output.emit(t: call.runtime.time, action: "mouse", fields: [("scroll", .point(Point(x: dx, y: dy)))])
+        call.runtime.output.emit(t: call.runtime.time, action: "mouse", fields: [("scroll", .point(shown(dx, dy)))])
         return 0
     }
 
@@ -119,6 +119,20 @@ enum ActionFunctions {
         call.runtime.output.emit(t: call.runtime.time, action: "mouse",
                                  fields: [("button", .string(name)), ("press", .string(press.rawValue))])
         return 0
+    }
+
+    /// What an action line shows of a movement or scroll: rounded to a millionth of a unit
+    /// (a device unit, a wheel notch), so that arithmetic noise (`7.599999999999966`, a
+    /// difference of two floats) does not reach the lines scenarios pin. The device gets the
+    /// value unrounded (fractions carry over to the next movement); no device resolves a
+    /// millionth of a unit. Magnitudes of 2^53 / 10^6 and more are shown as they are.
+    static func shown(_ dx: Double, _ dy: Double) -> Point {
+        func round(_ v: Double) -> Double {
+            guard abs(v) < 9e9 else { return v }
+            let r = (v * 1e6).rounded() / 1e6
+            return r == 0 ? 0 : r  // no -0
+        }
+        return Point(x: round(dx), y: round(dy))
     }
 
     private static func finite(_ call: LuaCall, _ index: Int32) throws -> Double {

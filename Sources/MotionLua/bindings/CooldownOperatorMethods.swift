@@ -30,6 +30,7 @@ enum CooldownOperatorMethods {
         guard seconds >= 0, seconds.isFinite else {
             throw LuaBindingError("\(name): seconds must be >= 0 and finite, got \(JSONText.number(seconds))")
         }
+        DurationWarning.check(seconds, name, call)
         return seconds
     }
 }

@@ -76,7 +76,7 @@ enum DesktopRecognizerFactories {
                                   known: ["fingers", "duration", "maxMovement", "element", "requireToFail", "enabled"])
         let recognizer = try HoldGestureRecognizer(
             element: try options.element() ?? .screen, fingers: nil,
-            duration: try options.number("duration", min: 0, exclusiveMin: true) ?? HoldGestureRecognizer.defaultDuration,
+            duration: try options.seconds("duration", min: 0, exclusiveMin: true) ?? HoldGestureRecognizer.defaultDuration,
             maxMovement: try options.number("maxMovement", min: 0) ?? HoldGestureRecognizer.defaultMaxMovement)
         try options.applyCommon(to: recognizer)
         return MotionModule.add(recognizer, call)

@@ -56,9 +56,9 @@ enum RecognizerFactories {
         let recognizer = try TapGestureRecognizer(
             element: try options.element() ?? .screen,
             taps: try options.integer("taps", min: 1) ?? TapGestureRecognizer.defaultTaps,
-            maxDuration: try options.number("maxDuration", min: 0, exclusiveMin: true) ?? TapGestureRecognizer.defaultMaxDuration,
+            maxDuration: try options.seconds("maxDuration", min: 0, exclusiveMin: true) ?? TapGestureRecognizer.defaultMaxDuration,
             maxMovement: try options.number("maxMovement", min: 0) ?? TapGestureRecognizer.defaultMaxMovement,
-            interval: try options.number("interval", min: 0) ?? TapGestureRecognizer.defaultInterval)
+            interval: try options.seconds("interval", min: 0) ?? TapGestureRecognizer.defaultInterval)
         try options.applyCommon(to: recognizer)
         return MotionModule.add(recognizer, call)
     }

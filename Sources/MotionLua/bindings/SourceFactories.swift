@@ -46,7 +46,7 @@ enum SourceFactories {
         guard case .array(let values)? = try options.value("values"), !values.isEmpty else {
             throw LuaBindingError("motion.tween: option 'values' must be a non-empty list of numbers or of points")
         }
-        guard let duration = try options.number("duration", min: 0) else {
+        guard let duration = try options.seconds("duration", min: 0) else {
             throw LuaBindingError("motion.tween: option 'duration' is required")
         }
         var offsets: [Double]?

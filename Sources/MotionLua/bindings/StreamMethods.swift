@@ -35,6 +35,7 @@ enum StreamMethods {
         if call.argumentCount > 0 {
             for index in 1...call.argumentCount {
                 guard let input: LuaStream = LuaObject.get(call.lua, at: index, .stream) else { continue }
+                input.used = true
                 depth = max(depth, input.depth)
                 connections = min(connections + input.connections, maxConnections + 1)
             }

@@ -152,6 +152,7 @@ enum ValueOperatorMethods {
         guard seconds >= 0, seconds.isFinite else {
             throw LuaBindingError("delay: seconds must be >= 0 and finite, got \(JSONText.number(seconds))")
         }
+        DurationWarning.check(seconds, "delay", call)
         // Not owning: the clock and the runtime own what is scheduled, not the other way round.
         let gate = call.runtime.gate
         let delayed = s.delay(by: seconds, on: call.runtime.dispatcher.clock)

@@ -1,5 +1,8 @@
 import MotionInput
 import MotionLua
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One scenario's run inside a worker process: its script over its events, under the time
 /// limit, memory cap and output caps.
@@ -35,6 +38,9 @@ enum ScenarioExecution {
 
     /// Runs the script over the events; its output goes to `send` in chunks of whole lines.
     static func run(_ job: ScenarioJob, send: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) throws {
+        if !job.directory.isEmpty, chdir(job.directory) != 0 {
+            throw InputError(file: job.directory, "cannot enter the scenario's folder: \(String(cString: strerror(errno)))")
+        }
         let input = try ScenarioSurface.options(for: job.script, base: job.input)
         let source = try Runner.openEvents(path: job.events, options: input)
         let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes, send: send)

@@ -13,6 +13,11 @@ struct ScenarioJob: Equatable {
     var sandbox: Bool
     /// `test --surface/--axes` (a scenario's own declarations are read by the worker).
     var input: EventFileOptions
+    /// The scenario's folder, absolute: the worker runs the job there (its working directory,
+    /// so `./?.lua` of `require` and relative `io.open` paths mean the scenario's folder
+    /// wherever `test` was started). `script` and `events` are relative to it then. Empty:
+    /// where the worker is.
+    var directory = ""
 
     init(script: String, events: String, options: ScenarioOptions) {
         self.script = script
@@ -28,7 +33,7 @@ struct ScenarioJob: Equatable {
     var fields: [String] {
         ["run", "script", script, "events", events, "timeout", "\(timeout)", "memory", "\(memoryLimit)",
          "lines", "\(maxOutputLines)", "bytes", "\(maxOutputBytes)", "sandbox", sandbox ? "1" : "0",
-         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes)]
+         "surface", Self.surfaceText(input), "axes", Self.axesText(input.axes), "dir", directory]
     }
 
     init?(fields: [String]) {
@@ -48,6 +53,16 @@ struct ScenarioJob: Equatable {
         maxOutputBytes = bytes
         self.sandbox = sandbox == "1"
         self.input = input
+        directory = values["dir"] ?? ""
+    }
+
+    /// Runs the job in `folder`: the paths become relative to it (`x.lua`, or `../config.lua`
+    /// for a scenario that names a script elsewhere), as error messages then show them.
+    mutating func run(in folder: String) {
+        let base = ScenarioPaths.absolute(folder)
+        directory = base
+        script = ScenarioPaths.relative(ScenarioPaths.absolute(script), from: base)
+        events = ScenarioPaths.relative(ScenarioPaths.absolute(events), from: base)
     }
 
     /// `WxH` (doubles print so they read back the same), `mm`, or empty.
