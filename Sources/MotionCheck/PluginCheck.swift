@@ -51,7 +51,12 @@ public enum PluginCheck {
             let found = StaticChecks.findings(file: file, source: source)
             // A literal name the text check reports may also have failed the setup: said once.
             let staticErrorLines = Set(found.filter { $0.severity == .error }.compactMap(\.line))
-            report.findings += loaded.filter { $0.line.map { !staticErrorLines.contains($0) } ?? true } + found
+            // The runtime's own duration warning (over a minute) and the text check's (over 10 s)
+            // may name the same line: said once, the runtime's.
+            let runtimeWarningLines = Set(loaded.filter { $0.severity == .warning }.compactMap(\.line))
+            let textFindings = found.filter { !($0.severity == .warning && $0.message.contains("durations are in seconds")
+                                                && $0.line.map(runtimeWarningLines.contains) == true) }
+            report.findings += loaded.filter { $0.line.map { !staticErrorLines.contains($0) } ?? true } + textFindings
             var mine: Set<String> = []
             // A binding is a gesture named by fingers or direction; a bare drag is not one.
             for (line, key) in StaticChecks.bindings(source: source) where key.contains("=") {
@@ -75,12 +80,33 @@ public enum PluginCheck {
             defer { runtime.close() }
             runtime.setTimeout(timeout)
             try runtime.load()
-            return []
+            return runtimeNotes(file: file, output.logLines)
         } catch let error as ScriptError {
             return [finding(file: file, error.message)]
         } catch {
             return [CheckFinding(file: file, line: nil, .error, "\(error)")]
         }
+    }
+
+    /// What the runtime itself says at the end of a setup (the notes `run` prints on stderr):
+    /// streams built and never subscribed, durations over a minute. Each becomes a warning at
+    /// its place.
+    static func runtimeNotes(file: String, _ lines: [String]) -> [CheckFinding] {
+        var found: [CheckFinding] = []
+        for line in lines {
+            if line.hasPrefix("note: "), line.contains("built and never subscribed ("),
+               let open = line.firstIndex(of: "("), let close = line[open...].firstIndex(of: ")") {
+                for place in line[line.index(after: open)..<close].components(separatedBy: ", ") {
+                    let located = Self.finding(file: file, place + ": x")
+                    found.append(CheckFinding(file: file, line: located.line, .warning,
+                        located.line == nil ? "\(place) streams built and never subscribed" : "a stream built here is never subscribed: nothing flows until s:subscribe(…) or s:emit(name)"))
+                }
+            } else if line.hasPrefix("warning: ") {
+                let located = Self.finding(file: file, String(line.dropFirst("warning: ".count)))
+                found.append(CheckFinding(file: file, line: located.line, .warning, located.message))
+            }
+        }
+        return found
     }
 
     /// A Lua error's first line, `file:line: message`, split into its place and message. Lua
