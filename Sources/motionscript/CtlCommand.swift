@@ -168,11 +168,11 @@ struct CtlLogs: ParsableCommand {
 
 struct CtlMonitor: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "monitor",
-        abstract: "The output lines as they happen (JSON Lines); --recognizers adds recognizer state changes and why.")
+        abstract: "The output lines as they happen (JSON Lines).")
     @OptionGroup var connection: CtlConnection
     @Argument(help: "Only this plugin's lines.")
     var plugin: String?
-    @Flag(help: "Also each recognizer's state changes with the reason, as {\"recognizer\":…,\"state\":…,\"reason\":…} lines.")
+    @Flag(help: "Also each recognizer's state changes with the reason, as {\"recognizer\":…,\"state\":…,\"reason\":…} lines (reserved: the daemon does not send them yet).")
     var recognizers = false
 
     func run() throws {
