@@ -17,7 +17,7 @@ final class ControlSocketLock {
             let holder = Self.readPid(fd)
             Glibc.close(fd)
             let who = holder.map { "process \($0)" } ?? "another process"
-            throw ControlError("another motionscript daemon (\(who)) already serves \(socketPath); stop it first (motionscript ctl --socket \(socketPath) stop) or choose another --socket")
+            throw ControlSocketBusy("another motionscript daemon (\(who)) already serves \(socketPath); stop it first (motionscript ctl --socket \(socketPath) stop) or choose another --socket")
         }
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
@@ -39,6 +39,13 @@ final class ControlSocketLock {
     }
 
     deinit { release() }
+}
+
+/// Another daemon serves the socket: the one failure of the control socket that stops a daemon.
+public struct ControlSocketBusy: Error, CustomStringConvertible {
+    public let message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
 
 extension String {

@@ -11,7 +11,9 @@ import MotionInput
 /// recorder. It drives the plugin host through `PluginControl` and is the socket's `ControlTarget`.
 public final class DaemonService: ControlTarget {
     public let host: PluginHost
-    public let server: ControlServer
+    /// The control socket; nil when it could not be made (a read-only /tmp without
+    /// XDG_RUNTIME_DIR): the daemon then runs without `ctl`, and said why.
+    public let server: ControlServer?
     public let notify: SystemdNotify
     public let recorder: FlightRecorder
     /// Whether the devices are grabbed while running (`--grab`).
@@ -25,15 +27,22 @@ public final class DaemonService: ControlTarget {
     private var stopping = false
     private var emergency = EmergencyGesture()
 
-    /// Takes the socket: throws (a real failure: exit 1) when another daemon holds it.
+    /// Takes the socket: throws `ControlSocketBusy` (a real failure: exit 1) when another daemon
+    /// holds it; a socket that cannot be made is a warning, and the daemon runs without it.
     public init(host: PluginHost, socketPath: String, grabs: Bool, recorder: FlightRecorder = FlightRecorder(),
                 notify: SystemdNotify = .fromEnvironment()) throws {
         self.host = host
         self.grabs = grabs
         self.recorder = recorder
         self.notify = notify
-        server = try ControlServer(path: socketPath, target: nil)
-        server.target = self
+        var problem: String?
+        do {
+            server = try ControlServer(path: socketPath, target: nil)
+        } catch let error as ControlError {
+            server = nil
+            problem = error.message
+        }
+        server?.target = self
         let journal = JournalStream.isStandardError
         host.router.diagnostics = { line in
             StandardError.line(JournalStream.format(line, priority: LogPriority.of(line), journal: journal))
@@ -44,7 +53,10 @@ public final class DaemonService: ControlTarget {
             if self.host.isPaused { self.controlResume() } else { self.controlPause() }
         }
         host.router.log.onLine = { [weak self] entry in
-            self?.server.publish(log: entry.line, plugin: entry.plugin)
+            self?.server?.publish(log: entry.line, plugin: entry.plugin)
+        }
+        if let problem {
+            host.router.diagnostic(nil, "warning: no control socket (ctl will not reach this daemon): \(problem); set XDG_RUNTIME_DIR or --socket")
         }
     }
 
@@ -59,7 +71,7 @@ public final class DaemonService: ControlTarget {
             // A device opened (hotplug): it gets its ring.
             if let self, let device = self.device { self.recorder.attach(to: device) }
         }
-        server.onDescriptorsChanged = { [weak self] in self?.syncWatches() }
+        server?.onDescriptorsChanged = { [weak self] in self?.syncWatches() }
         syncWatches()
         if let fd = ServiceSignals.install() {
             signalPipe = fd
@@ -70,7 +82,7 @@ public final class DaemonService: ControlTarget {
     }
 
     private func syncWatches() {
-        guard let device else { return }
+        guard let device, let server else { return }
         let wanted = Set(server.descriptors)
         for (fd, token) in tokens where !wanted.contains(fd) {
             device.unwatch(token)
@@ -78,7 +90,7 @@ public final class DaemonService: ControlTarget {
         }
         for fd in wanted where tokens[fd] == nil {
             tokens[fd] = device.watch(fd: fd) { [weak self] in
-                self?.server.service(fd)
+                self?.server?.service(fd)
                 self?.updateMonitor()
             }
         }
@@ -86,9 +98,9 @@ public final class DaemonService: ControlTarget {
 
     /// Output lines reach the socket only while someone monitors (no cost otherwise).
     private func updateMonitor() {
-        if server.hasMonitors {
+        if server?.hasMonitors == true {
             if host.router.monitor == nil {
-                host.router.monitor = { [weak self] line in self?.server.publish(output: line, plugin: Self.plugin(of: line)) }
+                host.router.monitor = { [weak self] line in self?.server?.publish(output: line, plugin: Self.plugin(of: line)) }
             }
         } else {
             host.router.monitor = nil
@@ -116,7 +128,7 @@ public final class DaemonService: ControlTarget {
     public func close() {
         if !stopping { notify.stopping() }
         stopping = true
-        server.close()
+        server?.close()
         if let signalPipe { Glibc.close(signalPipe) }
         signalPipe = nil
     }

@@ -94,7 +94,7 @@ struct DaemonCommand: ParsableCommand {
                 do {
                     service = try DaemonService(host: host, socketPath: socket ?? ControlSocketPath.standard(), grabs: options.grab,
                                                 recorder: FlightRecorder(seconds: flightRecorder))
-                } catch let error as ControlError {
+                } catch let error as ControlSocketBusy {
                     StandardError.line("error: \(error.message)")
                     throw ExitCode(1)
                 }
