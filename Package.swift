@@ -65,9 +65,15 @@ let package = Package(
         // The plugin host (`motionscript daemon`): a folder of plugins, each in a Lua state of
         // its own, reloaded alone; its output router and config watcher.
         .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures"]),
+        // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
+        // journal priorities, the flight recorder.
+        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures"]),
+        // `motionscript check`: what can be known about plugins before a gesture happens.
+        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
@@ -78,6 +84,8 @@ let package = Package(
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionInput", "MotionGestures"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,6 +26,8 @@ public final class PluginHost: LiveTarget {
     public var screenSource: AnyObject?
     /// `pause()`: frames reach no plugin.
     public internal(set) var isPaused = false
+    /// Sees every frame before the plugins do (the emergency-stop gesture, `DaemonService`).
+    public var onFrame: ((Frame) -> Void)?
     /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
     public var watchdog: PluginWatchdog?
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
@@ -124,6 +126,8 @@ public final class PluginHost: LiveTarget {
 
     public func handle(_ frame: Frame) {
         time = max(time, frame.t)
+        // The service's emergency-stop gesture sees every frame, paused or not.
+        onFrame?(frame)
         for plugin in plugins {
             // Paused: the plugins still learn which fingers are down (for after `resume`).
             if isPaused { plugin.pipeline.track(frame) } else { plugin.handle(frame) }

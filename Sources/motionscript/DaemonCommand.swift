@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import MotionControl
 import MotionDaemon
 import MotionHost
 import MotionInput
@@ -32,7 +33,12 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The control socket (default: $XDG_RUNTIME_DIR/motionscript/control.sock).", valueName: "path"))
     var socket: String?
 
+    @Option(name: .customLong("flight-recorder"), parsing: .unconditional,
+            help: ArgumentHelp("Seconds of raw input the flight recorder keeps per device for `ctl record` and `ctl scenario` (0 = off).", valueName: "seconds"))
+    var flightRecorder: Double = 60
+
     func validate() throws {
+        guard flightRecorder >= 0, flightRecorder.isFinite else { throw ValidationError("--flight-recorder must be >= 0 seconds, got \(flightRecorder)") }
         guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
         guard memory >= 0, memory <= RunCommand.maxMemory else {
             throw ValidationError("--memory must be between 0 and \(RunCommand.maxMemory) MiB (0 = no limit), got \(memory)")
@@ -83,6 +89,18 @@ struct DaemonCommand: ParsableCommand {
                     message = "motionscript: \(broken.joined(separator: ", ")) did not run to the end (see above)"
                 }
             } else {
+                // The control socket first: a second daemon stops here, before it grabs anything.
+                let service: DaemonService
+                do {
+                    service = try DaemonService(host: host, socketPath: socket ?? ControlSocketPath.standard(), grabs: options.grab,
+                                                recorder: FlightRecorder(seconds: flightRecorder))
+                } catch let error as ControlSocketBusy {
+                    StandardError.line("error: \(error.message)")
+                    throw ExitCode(1)
+                }
+                defer { service.close() }
+                service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
+                                                   input: options.input)
                 // A service must not die with its touchpad: devices that go away are waited for.
                 let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
                                                waitsForDevices: true) {
@@ -92,6 +110,12 @@ struct DaemonCommand: ParsableCommand {
                 Interruption.wake(device.control.stopFileDescriptor)
                 defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
                 host.screenSource = device.firstDevice
+                service.attach(to: device)
+                // Loaded here (runLive's own loadAll then finds them loaded) so READY=1 follows the loading.
+                host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
+                host.loadAll()
+                router.flush()
+                service.ready()
                 let watcher = try ConfigWatcher(folder: folder)
                 let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
                 router.diagnostic(nil, reason)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MotionControl
 import MotionHost
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,14 @@ struct InitCommand: ParsableCommand {
     @Argument(help: "The folder to write into (created if missing).")
     var directory: String = "."
 
+    @Flag(help: "Instead: write the systemd user unit that runs `motionscript daemon` (~/.config/systemd/user/motionscript.service).")
+    var service = false
+
+    @Option(name: .customLong("service-file"), help: ArgumentHelp("With --service: where to write the unit instead.", valueName: "path"))
+    var serviceFile: String?
+
     func run() throws {
+        if service { return try writeService() }
         do {
             let written = try Starter.write(into: directory)
             // stdout stays for JSON Lines: the summary is a diagnostic.
@@ -30,5 +38,23 @@ struct InitCommand: ParsableCommand {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)
         }
+    }
+
+    /// The unit, never over an existing one (a user's edits stay).
+    private func writeService() throws {
+        let path = serviceFile ?? ServiceUnit.userPath
+        guard !FileManager.default.fileExists(atPath: path) else {
+            fputs("error: \(path) exists; remove it first to write a new one\n", stderr)
+            throw ExitCode(2)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try ServiceUnit.text(binary: ServiceUnit.currentExecutable).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            fputs("error: cannot write \(path): \(error.localizedDescription)\n", stderr)
+            throw ExitCode(2)
+        }
+        fputs("motionscript: wrote \(path)\n", stderr)
+        fputs("next: motionscript check && systemctl --user daemon-reload && systemctl --user enable --now motionscript\n", stderr)
     }
 }

@@ -10,7 +10,7 @@ if let problem = RepeatedOptions.problem(in: Array(CommandLine.arguments.dropFir
     exit(2)
 }
 do {
-    let arguments = Array(CommandLine.arguments.dropFirst())
+    let arguments = CtlArguments.normalized(Array(CommandLine.arguments.dropFirst()))
     let split = ScriptArguments.split(arguments)
     var command = try Motionscript.parseAsRoot(split?.parsed ?? arguments)
     if let split, var taking = command as? any TakesScriptArguments & ParsableCommand {

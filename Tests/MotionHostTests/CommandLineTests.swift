@@ -115,9 +115,9 @@ private func temp(_ name: String, _ text: String) -> String {
         let replay = try motionscript("run", script, "--events", recording)
         #expect(replay.status == 0)
         #expect(replay.stdout == """
-            {"t":0,"name":"p","value":{"id":3,"phase":"down","x":10,"y":20}}
-            {"t":0.008,"name":"p","value":{"id":3,"phase":"move","x":15,"y":20}}
-            {"t":0.016,"name":"p","value":{"id":3,"phase":"up","x":15,"y":20}}
+            {"t":0,"name":"p","value":{"id":3,"phase":"down","x":10,"y":20,"device":{"name":"\(fifo)","kind":"other"}}}
+            {"t":0.008,"name":"p","value":{"id":3,"phase":"move","x":15,"y":20,"device":{"name":"\(fifo)","kind":"other"}}}
+            {"t":0.016,"name":"p","value":{"id":3,"phase":"up","x":15,"y":20,"device":{"name":"\(fifo)","kind":"other"}}}
 
             """)
     }

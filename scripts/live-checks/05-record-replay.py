@@ -1,5 +1,5 @@
 """`record` while a run reads the same device; the recording then replays to the same pointers at
-the same times."""
+the same times, naming the same device (p.device)."""
 import os
 import time
 from livecheck import POINTERS, WORK, Motionscript, Touchscreen, expect, run, script
@@ -35,4 +35,7 @@ expect(len(replayed) == len(seen), f"{len(replayed)} replayed vs {len(seen)} liv
 for a, b in zip(seen, replayed):
     expect((a["id"], a["phase"], a["x"], a["y"]) == (b["id"], b["phase"], b["x"], b["y"]), f"live {a} vs replay {b}")
     expect(abs(a["t"] - b["t"]) < 1e-6, f"live t {a['t']} vs replay t {b['t']}")
+    # The recording keeps its device: the replay names it as the live run did.
+    expect(a.get("device") == b.get("device") and a.get("device", {}).get("kind") == "touchscreen",
+           f"live device {a.get('device')} vs replay {b.get('device')}")
 ts.close()

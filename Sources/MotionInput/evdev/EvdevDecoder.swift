@@ -83,6 +83,10 @@ public final class EvdevDecoder {
     /// - Parameters:
     ///   - strict: file semantics: a position for a slot without a tracking id is an error. Live
     ///     devices pass false, since fingers may already be down when reading starts.
+    /// The device every pointer event names (`p.device`), for a recording that keeps its device
+    /// (written by `motionscript record` or the daemon's flight recorder); nil: none.
+    public var deviceTag: PointerDevice?
+
     public init(device: DeviceDescription, options: EventFileOptions = EventFileOptions(), strict: Bool = true) {
         // The protocol is read from what the source described, before explicit ranges are merged in.
         let described = device
@@ -277,17 +281,17 @@ public final class EvdevDecoder {
         if phase == .down, ids.down.contains(id) { relative.cancelAll(emit: emitRelative) }
         ids.note(phase, id)
         let m = mtMap ?? (.identity, .identity)
-        out.append(PointerEvent(t: lastT, id: id, phase: phase, x: m.x.map(x), y: m.y.map(y)))
+        out.append(PointerEvent(t: lastT, id: id, phase: phase, x: m.x.map(x), y: m.y.map(y), device: deviceTag))
     }
 
     private func emitST(_ phase: PointerPhase, id: Int, _ x: Int32, _ y: Int32) {
         ids.note(phase, id)
         let m = stMap ?? (.identity, .identity)
-        out.append(PointerEvent(t: lastT, id: id, phase: phase, x: m.x.map(x), y: m.y.map(y)))
+        out.append(PointerEvent(t: lastT, id: id, phase: phase, x: m.x.map(x), y: m.y.map(y), device: deviceTag))
     }
 
     private func emitRelative(_ phase: PointerPhase, id: Int, _ x: Double, _ y: Double) {
         ids.note(phase, id)
-        out.append(PointerEvent(t: lastT, id: id, phase: phase, x: x, y: y))
+        out.append(PointerEvent(t: lastT, id: id, phase: phase, x: x, y: y, device: deviceTag))
     }
 }

@@ -21,10 +21,16 @@ public final class EvemuReader: EvdevFileSource {
         var properties: [UInt8] = []
         var first: (InputEventRecord, Int)?
         var focus: [FocusChange] = []
+        var keptKind: String?
         let path = reader.path
         while first == nil {
             var failure: String?
             let more: Void? = try reader.nextLine { line in
+                if !line.isEmpty, line[0] == 35, line.starts(with: EvemuWriter.keptDeviceMarker.utf8) {
+                    keptKind = String(decoding: line.dropFirst(EvemuWriter.keptDeviceMarker.utf8.count), as: UTF8.self)
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    return
+                }
                 // A CR inside a line (the reader drops a trailing one): lines that end in CR alone
                 // would otherwise read as one comment, or one device name, and no events.
                 if line.contains(13) { failure = Self.carriageReturnLines; return }
@@ -87,7 +93,10 @@ public final class EvemuReader: EvdevFileSource {
             }
         }
         if let first { firstEvent = (first.0, reader.lineNumber) }
-        super.init(path: path, decoder: EvdevDecoder(device: device, options: options))
+        let decoder = EvdevDecoder(device: device, options: options)
+        // A recording that keeps its device names it in every pointer event, as it was live.
+        if let keptKind, !keptKind.isEmpty { decoder.deviceTag = PointerDevice(name: device.name, kind: keptKind) }
+        super.init(path: path, decoder: decoder)
         focusBeforeNextEvent = focus
     }
 

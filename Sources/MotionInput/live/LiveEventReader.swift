@@ -28,6 +28,9 @@ public final class LiveEventReader {
     /// input time can then be read off the clock between events.
     public internal(set) var clockIsMonotonic = false
 
+    /// The flight recorder's ring for this device (nil: not recorded); every event read goes in.
+    public var recorder: RawEventRing?
+
     private let ownsDescriptor: Bool
     private var grabbed = false
     private let wakeRead: Int32
@@ -162,6 +165,7 @@ public final class LiveEventReader {
             if end - start >= size {
                 let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
                 start += size
+                recorder?.append(event)
                 return .event(event)
             }
             compact()
@@ -214,6 +218,7 @@ public final class LiveEventReader {
         guard end - start >= InputEventRecord.rawSize else { return nil }
         let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
         start += InputEventRecord.rawSize
+        recorder?.append(event)
         return event
     }
 

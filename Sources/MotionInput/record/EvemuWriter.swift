@@ -14,13 +14,18 @@ public final class EvemuWriter {
     private var lastReport: Int64?
     private var closed = false
 
-    public init(path: String, device: DeviceDescription) throws {
+    /// The comment that makes a replay name the device in every pointer event (`p.device`, as
+    /// live input does), followed by its kind. Other evemu files replay without a device, as before.
+    public static let keptDeviceMarker = "# motionscript device kind: "
+
+    /// `keptKind`: the device's kind (touchpad, touchscreen…) to keep in the recording.
+    public init(path: String, device: DeviceDescription, keptKind: String? = nil) throws {
         guard let file = fopen(path, "wb") else {
             throw InputError(file: path, "cannot write: \(String(cString: strerror(errno)))")
         }
         self.path = path
         self.file = file
-        try put(Self.header(device))
+        try put(Self.header(device, keptKind: keptKind))
     }
 
     deinit {
@@ -28,7 +33,7 @@ public final class EvemuWriter {
     }
 
     /// The description part of the file, from `# EVEMU 1.3` to the `A:` lines.
-    public static func header(_ d: DeviceDescription) -> String {
+    public static func header(_ d: DeviceDescription, keptKind: String? = nil) -> String {
         func hex2(_ v: Int) -> String { v < 16 ? "0" + String(v, radix: 16) : String(v, radix: 16) }
         func hex4(_ v: UInt16) -> String { let s = String(v, radix: 16); return String(repeating: "0", count: max(0, 4 - s.count)) + s }
         var out = "# EVEMU 1.3\n"
@@ -46,6 +51,7 @@ public final class EvemuWriter {
         }
         out += "# Properties:\n"
         for p in d.properties.sorted() { out += "#   Property \(p)\n" }
+        if let keptKind { out += keptDeviceMarker + keptKind.filter { !$0.isNewline } + "\n" }
         // Header lines must not break when the name holds a newline.
         out += "N: \(d.name.split(whereSeparator: \.isNewline).joined(separator: " "))\n"
         out += "I: \(hex4(d.bus)) \(hex4(d.vendor)) \(hex4(d.product)) \(hex4(d.version))\n"
@@ -139,7 +145,10 @@ public func recordEvemu(from reader: LiveEventReader, to path: String, axes: [UI
         device.absinfo[code] = info
         device.add(type: EV.ABS, code: code)
     }
-    let writer = try EvemuWriter(path: path, device: device)
+    if device.name.isEmpty { device.name = reader.path }
+    // The recording keeps its device: a replay names it in p.device as live input did.
+    let kind = InputDeviceInfo.classify(properties: device.properties, abs: device.codes[EV.ABS] ?? [], rel: device.codes[EV.REL] ?? [])
+    let writer = try EvemuWriter(path: path, device: device, keptKind: kind.rawValue)
     var count = 0
     while true {
         for app in focusChanges?() ?? [] { try writer.write(app: app) }

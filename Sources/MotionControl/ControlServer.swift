@@ -1,0 +1,344 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionHost
+
+/// The daemon's end of the control socket (docs/control.md). Non-blocking throughout and served
+/// from the host's one event loop: the loop waits on `descriptors` together with its devices and
+/// calls `service(_:)` for each readable one, so no thread is needed and a client never holds up
+/// input. A client that stops reading a stream is dropped rather than buffered without bound.
+public final class ControlServer {
+    public let path: String
+    public weak var target: ControlTarget?
+    /// Told when a client connects or goes (a loop that watches descriptors one by one re-reads
+    /// `descriptors`).
+    public var onDescriptorsChanged: (() -> Void)?
+    /// Peers refused so far (another user), for the daemon's diagnostics and tests.
+    public private(set) var refusedPeers = 0
+
+    private var listener: Int32 = -1
+    private var lock: ControlSocketLock?
+    private var clients: [Int32: ControlClientState] = [:]
+    private var recent = RecentLines(capacity: 1000)
+    private let ownerUid = geteuid()
+
+    /// Bytes queued for one client before it is dropped: a stream nobody reads.
+    static let maxPendingBytes = 4 << 20
+
+    /// Creates the socket's folder (0700) if missing, refuses to start when another daemon holds
+    /// the socket, and listens (0600).
+    public init(path: String, target: ControlTarget?) throws {
+        self.path = path
+        self.target = target
+        let folder = ControlSocketPath.folder(of: path)
+        if access(folder, F_OK) != 0 {
+            try Self.makeFolders(folder)
+        }
+        lock = try ControlSocketLock(socketPath: path)
+        guard let address = UnixSocketAddress(path) else {
+            throw ControlError("the socket path \(path) is too long for a Unix socket (at most 107 bytes)")
+        }
+        // The lock is ours: a socket file left there belongs to a daemon that is gone.
+        unlink(path)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw ControlError(systemError("cannot create the control socket")) }
+        // Created 0600 from the start (no moment where another user could connect).
+        let oldMask = umask(0o177)
+        let bound = address.withSockaddr { bind(listener, $0, $1) }
+        umask(oldMask)
+        guard bound == 0 else {
+            let message = systemError("cannot bind \(path)")
+            close()
+            throw ControlError(message)
+        }
+        guard listen(listener, 16) == 0 else {
+            let message = systemError("cannot listen on \(path)")
+            close()
+            throw ControlError(message)
+        }
+    }
+
+    deinit { close() }
+
+    private static func makeFolders(_ folder: String) throws {
+        var built = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            built += "/" + part
+            if access(built, F_OK) != 0, mkdir(built, 0o700) != 0, errno != EEXIST {
+                throw ControlError(systemError("cannot create \(built)"))
+            }
+        }
+    }
+
+    /// Stops listening, drops every client and removes the socket.
+    public func close() {
+        for fd in clients.keys { Glibc.close(fd) }
+        clients.removeAll()
+        if listener >= 0 {
+            Glibc.close(listener)
+            listener = -1
+            unlink(path)
+        }
+        lock?.release()
+        lock = nil
+    }
+
+    /// What the loop waits on for reading: the listening socket and every client.
+    public var descriptors: [Int32] {
+        listener < 0 ? [] : [listener] + clients.keys.sorted()
+    }
+
+    /// Clients with output the kernel did not take yet (the loop may also wait for POLLOUT on them).
+    public var descriptorsWithPendingOutput: [Int32] {
+        clients.filter { !$0.value.pending.isEmpty }.map(\.key).sorted()
+    }
+
+    /// Serves one descriptor of `descriptors` that became readable (or writable).
+    public func service(_ fd: Int32) {
+        if fd == listener {
+            acceptClients()
+        } else if let client = clients[fd] {
+            flush(client)
+            guard clients[fd] != nil else { return }
+            readRequests(client)
+        }
+    }
+
+    /// Waits at most `timeout` seconds for any descriptor and serves what is ready (tests, and a
+    /// loop that polls the server between frames).
+    public func serve(timeout: Double) {
+        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        for fd in descriptorsWithPendingOutput {
+            if let i = fds.firstIndex(where: { $0.fd == fd }) { fds[i].events |= Int16(POLLOUT) }
+        }
+        guard !fds.isEmpty else { return }
+        let ready = poll(&fds, nfds_t(fds.count), Int32(max(0, timeout * 1000)))
+        guard ready > 0 else { return }
+        for p in fds where p.revents != 0 { service(p.fd) }
+    }
+
+    // MARK: Connections
+
+    private func acceptClients() {
+        while true {
+            // (accept4 is _GNU_SOURCE-only in the Swift Glibc module: the flags are set after.)
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard let peer = PeerCredentials(socket: fd), peer.uid == ownerUid else {
+                // The file mode keeps others out; this holds even when someone loosened it.
+                refusedPeers += 1
+                let uid = PeerCredentials(socket: fd).map { "uid \($0.uid)" } ?? "an unknown user"
+                let answer = ControlAnswer.refused(id: .null, "refused: \(uid) is not this daemon's user (uid \(ownerUid))").line + "\n"
+                _ = Array(answer.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                Glibc.close(fd)
+                continue
+            }
+            clients[fd] = ControlClientState(fd: fd, peer: peer)
+            onDescriptorsChanged?()
+        }
+    }
+
+    private func drop(_ client: ControlClientState) {
+        guard clients.removeValue(forKey: client.fd) != nil else { return }
+        Glibc.close(client.fd)
+        onDescriptorsChanged?()
+    }
+
+    private func readRequests(_ client: ControlClientState) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return drop(client) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                return drop(client)
+            }
+            client.input.append(contentsOf: buffer[..<n])
+            while let newline = client.input.firstIndex(of: 0x0A) {
+                let line = String(decoding: client.input[..<newline], as: UTF8.self)
+                client.input.removeSubrange(...newline)
+                if !line.allSatisfy({ $0 == " " || $0 == "\r" }) { handle(line, from: client) }
+                guard clients[client.fd] != nil else { return }
+            }
+            if client.input.count > ControlProtocol.maxRequestBytes {
+                reply(ControlAnswer.refused(id: .null, "request longer than \(ControlProtocol.maxRequestBytes) bytes"), to: client)
+                return drop(client)
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    private func handle(_ line: String, from client: ControlClientState) {
+        switch ControlRequest.parse(line) {
+        case .failure(let refusal):
+            reply(refusal, to: client)
+        case .success(let request):
+            let answer: ControlAnswer
+            do {
+                answer = try perform(request, for: client)
+            } catch let error as ControlError {
+                answer = .refused(id: request.id, error.message)
+            } catch {
+                answer = .refused(id: request.id, "\(error)")
+            }
+            reply(answer, to: client)
+            if request.command == "stop", answer.fields["ok"] == .bool(true) {
+                flush(client)
+                target?.controlStop()
+            }
+        }
+    }
+
+    private func requireTarget() throws -> ControlTarget {
+        guard let target else { throw ControlError("the daemon is shutting down") }
+        return target
+    }
+
+    private func perform(_ request: ControlRequest, for client: ControlClientState) throws -> ControlAnswer {
+        let id = request.id
+        switch request.command {
+        case "hello":
+            return .ok(id: id, ["protocol": .number(Double(ControlProtocol.version)), "pid": .number(Double(getpid())),
+                                "commands": .array(ControlProtocol.commands.map(JSONValue.string))])
+        case "status":
+            return .ok(id: id, ["status": try requireTarget().controlStatus().json])
+        case "reload":
+            let message = try requireTarget().controlReload(plugin: request.string("plugin"))
+            return .ok(id: id, ["message": .string(message)])
+        case "enable", "disable":
+            guard let plugin = request.string("plugin") else { throw ControlError("\(request.command) needs a \"plugin\"") }
+            if request.command == "enable" { try requireTarget().controlEnable(plugin: plugin) } else { try requireTarget().controlDisable(plugin: plugin) }
+            return .ok(id: id)
+        case "pause":
+            try requireTarget().controlPause()
+            return .ok(id: id)
+        case "resume":
+            try requireTarget().controlResume()
+            return .ok(id: id)
+        case "stop":
+            _ = try requireTarget()
+            return .ok(id: id)
+        case "logs":
+            let plugin = request.string("plugin")
+            let lines = recent.all.filter { plugin == nil || $0.plugin == plugin }.map(Self.json)
+            if request.flag("follow") { client.logs = ControlClientState.Subscription(id: id, plugin: plugin) }
+            return .ok(id: id, ["lines": .array(lines)])
+        case "monitor":
+            client.monitor = ControlClientState.Subscription(id: id, plugin: request.string("plugin"),
+                                                            recognizers: request.flag("recognizers"))
+            return .ok(id: id)
+        case "record":
+            guard let path = request.string("path"), path.hasPrefix("/") else {
+                throw ControlError("record needs an absolute \"path\" to write")
+            }
+            let seconds = request.number("last") ?? 60
+            guard seconds > 0 else { throw ControlError("record needs \"last\" > 0 seconds") }
+            let r = try requireTarget().controlRecord(lastSeconds: seconds, to: path)
+            return .ok(id: id, ["path": .string(r.path), "devices": .number(Double(r.devices)),
+                                "events": .number(Double(r.events)), "seconds": .number(r.seconds)])
+        case "scenario":
+            guard let name = request.string("name"), !name.isEmpty, !name.contains("/") else {
+                throw ControlError("scenario needs a \"name\" (no slashes)")
+            }
+            guard let directory = request.string("directory"), directory.hasPrefix("/") else {
+                throw ControlError("scenario needs an absolute \"directory\"")
+            }
+            let files = try requireTarget().controlScenario(name: name, lastSeconds: request.number("last") ?? 60, into: directory)
+            return .ok(id: id, ["files": .array(files.map(JSONValue.string))])
+        default:
+            throw ControlError("unknown command \(request.command) (commands: \(ControlProtocol.commands.joined(separator: ", ")))")
+        }
+    }
+
+    private static func json(_ entry: RecentLines.Entry) -> JSONValue {
+        var o: [String: JSONValue] = ["priority": .string(entry.priority.name), "text": .string(entry.text)]
+        if let plugin = entry.plugin { o["plugin"] = .string(plugin) }
+        return .object(o)
+    }
+
+    // MARK: Streams
+
+    /// A diagnostic line: kept for `logs` and sent to every client following them.
+    public func publish(log text: String, plugin: String?, priority: LogPriority? = nil) {
+        let entry = RecentLines.Entry(plugin: plugin, priority: priority ?? LogPriority.of(text), text: text)
+        recent.append(entry)
+        for client in Array(clients.values) {
+            guard let sub = client.logs, sub.plugin == nil || sub.plugin == plugin else { continue }
+            var fields: [String: JSONValue] = ["id": sub.id, "log": Self.json(entry)]
+            fields["ok"] = nil
+            reply(ControlAnswer(fields: fields), to: client)
+        }
+    }
+
+    /// An output line (JSON text) as it is written: sent to every client monitoring its plugin.
+    public func publish(output line: String, plugin: String?) {
+        for client in Array(clients.values) {
+            guard let sub = client.monitor, sub.plugin == nil || sub.plugin == plugin else { continue }
+            enqueue("{\"id\":\(sub.id.jsonText),\"line\":\(line)}\n", to: client)
+        }
+    }
+
+    /// A recognizer's state change and why, for `monitor --recognizers`.
+    public func publish(recognizer: String, plugin: String?, state: String, reason: String?, t: Double) {
+        for client in Array(clients.values) {
+            guard let sub = client.monitor, sub.recognizers, sub.plugin == nil || sub.plugin == plugin else { continue }
+            var o: [String: JSONValue] = ["recognizer": .string(recognizer), "state": .string(state), "t": .number(t)]
+            if let plugin { o["plugin"] = .string(plugin) }
+            if let reason { o["reason"] = .string(reason) }
+            reply(ControlAnswer(fields: ["id": sub.id, "recognizerState": .object(o)]), to: client)
+        }
+    }
+
+    /// Whether anyone monitors (the host can skip building lines nobody reads).
+    public var hasMonitors: Bool { clients.values.contains { $0.monitor != nil } }
+
+    private func reply(_ answer: ControlAnswer, to client: ControlClientState) {
+        enqueue(answer.line + "\n", to: client)
+    }
+
+    private func enqueue(_ text: String, to client: ControlClientState) {
+        client.pending.append(contentsOf: text.utf8)
+        flush(client)
+        if client.pending.count > Self.maxPendingBytes { drop(client) }
+    }
+
+    private func flush(_ client: ControlClientState) {
+        while !client.pending.isEmpty {
+            let n = client.pending.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n > 0 {
+                client.pending.removeFirst(n)
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return
+            } else {
+                return drop(client)
+            }
+        }
+    }
+}
+
+/// One connected client.
+final class ControlClientState {
+    struct Subscription {
+        var id: JSONValue
+        var plugin: String?
+        var recognizers = false
+    }
+
+    let fd: Int32
+    let peer: PeerCredentials
+    var input: [UInt8] = []
+    var pending: [UInt8] = []
+    var logs: Subscription?
+    var monitor: Subscription?
+
+    init(fd: Int32, peer: PeerCredentials) {
+        self.fd = fd
+        self.peer = peer
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import MotionCheck
+import MotionHost
+
+/// `motionscript check [PATH…]`: the plugins' mistakes before they go live, as `file:line:
+/// error|warning: …` lines on stderr. Exit 1 when there is an error, 0 otherwise (warnings printed).
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check plugins before they go live: load and syntax errors, unknown key and button names, exec programs not in PATH, millisecond-like durations, gestures two plugins bind.",
+        discussion: "Each plugin is loaded without input in the sandbox. Exit status: 1 when an error is found, 0 otherwise (warnings are printed)."
+    )
+
+    @Argument(help: "Plugins: files, or folders whose top-level *.lua files are plugins (default: the config folder, $XDG_CONFIG_HOME/motionscript).")
+    var paths: [String] = []
+
+    func run() throws {
+        let plugins: [String]
+        do {
+            plugins = try PluginCheck.plugins(in: paths.isEmpty ? [PluginCheck.configFolder] : paths)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let report = PluginCheck.check(plugins)
+        for finding in report.findings { StandardError.line(finding.description) }
+        let n = report.plugins.count
+        StandardError.line("motionscript: checked \(n) plugin\(n == 1 ? "" : "s"): \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")")
+        if report.errors > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,46 @@
+import MotionControl
+import MotionHost
+
+/// `ctl status` for people: one line for the daemon, one per plugin, one per device.
+enum StatusText {
+    static func render(_ status: JSONValue) -> String {
+        var lines: [String] = []
+        let pid = Int(status["pid"]?.numberValue ?? 0)
+        let uptime = status["uptime"]?.numberValue ?? 0
+        let paused = status["paused"]?.boolValue == true
+        lines.append("daemon \(pid), up \(duration(uptime))\(paused ? ", PAUSED (ctl resume)" : ""): \(status["directory"]?.stringValue ?? "")")
+        let plugins = status["plugins"]?.arrayValue ?? []
+        lines.append("plugins: \(plugins.count)")
+        for p in plugins {
+            var parts = ["  \(p["name"]?.stringValue ?? "?")", p["state"]?.stringValue ?? "?", "v\(Int(p["version"]?.numberValue ?? 0))"]
+            let errors = Int(p["errors"]?.numberValue ?? 0)
+            if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+            if let m = p["memory"]?.numberValue { parts.append("\(Int((m / 1024).rounded())) KiB") }
+            if let c = p["cpu"]?.numberValue { parts.append("cpu \(JSONTextShort.seconds(c))") }
+            let recognizers = (p["recognizers"]?.arrayValue ?? []).compactMap(\.stringValue)
+            if !recognizers.isEmpty { parts.append("recognizers: " + recognizers.joined(separator: ", ")) }
+            lines.append(parts.joined(separator: "  "))
+            if let e = p["error"]?.stringValue { lines.append("    error: \(e)") }
+        }
+        let devices = status["devices"]?.arrayValue ?? []
+        lines.append("devices: \(devices.count)")
+        for d in devices {
+            lines.append("  \(d["node"]?.stringValue ?? "?")  \(d["kind"]?.stringValue ?? "?")  \(d["name"]?.stringValue ?? "")\(d["grabbed"]?.boolValue == true ? "  (grabbed)" : "")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func duration(_ s: Double) -> String {
+        let total = Int(s)
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return "\(total / 60) min \(total % 60) s" }
+        return "\(total / 3600) h \(total % 3600 / 60) min"
+    }
+}
+
+enum JSONTextShort {
+    static func seconds(_ s: Double) -> String {
+        let ms = (s * 1000).rounded()
+        return ms < 1000 ? "\(Int(ms)) ms" : "\(Double(Int(s * 100)) / 100) s"
+    }
+}
