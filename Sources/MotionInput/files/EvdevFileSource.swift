@@ -8,7 +8,7 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
     private var ended = false
     /// Focus changes a format read before the event it returns next (evemu's app comments,
     /// `AppComment`): they come out as frames of their own before that event's frame.
-    var focusBeforeNextEvent: [FocusChange] = []
+    final var focusBeforeNextEvent: [FocusChange] = []
     /// An event read after a focus change, fed at the next call.
     private var heldEvent: (event: InputEventRecord, place: Int)?
     /// The time of the last frame handed out: a focus change read between frames takes it.
@@ -50,29 +50,40 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
 
     public func nextFrame() throws -> Frame? {
         if ended { return nil }
-        while let (event, place) = try heldEvent ?? nextEvent() {
+        if let held = heldEvent {
+            if !focusBeforeNextEvent.isEmpty { return Frame(t: lastFrameTime, focus: focusBeforeNextEvent.removeFirst()) }
             heldEvent = nil
+            if let frame = try feed(held.event, place: held.place) { return frame }
+        }
+        while let (event, place) = try nextEvent() {
+            // Rare (a focus change in the recording): the event waits for the next call.
             if !focusBeforeNextEvent.isEmpty {
                 heldEvent = (event, place)
                 framePlaceNumber = place
                 return Frame(t: lastFrameTime, focus: focusBeforeNextEvent.removeFirst())
             }
-            if startPlace < 0 { startPlace = place }
-            do {
-                if let frame = try decoder.feed(event, place: place) {
-                    (framePlaceNumber, startPlace) = (startPlace, -1)
-                    lastFrameTime = frame.t
-                    return frame
-                }
-                // A report that made no frame (nothing changed): the next frame starts after it.
-                if event.type == EV.SYN, event.code == SYN.REPORT { startPlace = -1 }
-            } catch let failure as EvdevDecoder.Failure {
-                throw InputError(file: path, place: errorPlace(failure.place), failure.message)
-            }
+            if let frame = try feed(event, place: place) { return frame }
         }
         if !focusBeforeNextEvent.isEmpty { return Frame(t: lastFrameTime, focus: focusBeforeNextEvent.removeFirst()) }
         ended = true
         framePlaceNumber = -1
         return decoder.finish()
+    }
+
+    @inline(__always)
+    private func feed(_ event: InputEventRecord, place: Int) throws -> Frame? {
+        if startPlace < 0 { startPlace = place }
+        do {
+            guard let frame = try decoder.feed(event, place: place) else {
+                // A report that made no frame (nothing changed): the next frame starts after it.
+                if event.type == EV.SYN, event.code == SYN.REPORT { startPlace = -1 }
+                return nil
+            }
+            (framePlaceNumber, startPlace) = (startPlace, -1)
+            lastFrameTime = frame.t
+            return frame
+        } catch let failure as EvdevDecoder.Failure {
+            throw InputError(file: path, place: errorPlace(failure.place), failure.message)
+        }
     }
 }
