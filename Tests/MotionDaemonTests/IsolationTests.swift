@@ -64,10 +64,22 @@ import MotionGestures
         #expect(!lines.contains { $0.contains("survived") })
     }
 
-    // A loop in a `__gc` finalizer: not covered yet. With the seam branch merged, a plugin whose
-    // callback runs `collectgarbage()` over a finalizer that loops hangs the host (the finalizer's
-    // time-limit error becomes a warning, and the test never ends): left for the seam's
-    // finalizer bound.
+    /// Finalizers run as ordinary protected calls after the callback (README "Limits"): a loop in
+    /// one is stopped by the plugin's time limit like any other.
+    @Test func aLoopInAFinalizerIsStoppedByItsTimeLimit() throws {
+        let bad = """
+            -- motionscript: timeout=0.05
+            motion.pointers():subscribe(function(p)
+              if p.phase == "up" then
+                setmetatable({}, {__gc = function() while true do end end})
+                collectgarbage()
+                motion.emit("collected", true)
+              end
+            end)
+            """
+        let lines = try check(bad: bad, expecting: "disabled", error: "timeout")
+        #expect(lines.last?.hasPrefix(#"{"t":0.05,"plugin":"bad","status":"disabled","version":1,"#) == true, "\(lines)")
+    }
 
     @Test func outgrowingTheMemoryCapFailsThePlugin() throws {
         let bad = """
