@@ -17,7 +17,7 @@ script = os.path.join(work, "per-app.lua")
 with open(script, "w") as f:
     f.write(f'''
 for _, name in ipairs{{"{app_a}", "{app_b}"}} do
-  local swipe = motion.swipe{{minDistance = 100, apps = name}}
+  local swipe = motion.swipe{{fingers = 1, minDistance = 100, apps = name}}
   motion.gesture(swipe):subscribe(function(g)
     if g.state == "recognized" then motion.emit("swipe", {{binding = name, app = g.app.id}}) end
   end)
