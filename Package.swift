@@ -58,9 +58,12 @@ let package = Package(
         // installed binary needs no files beside it.)
         .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
+        // The plugin host (`motionscript daemon`): a folder of plugins, each in a Lua state of
+        // its own, reloaded alone; its output router and config watcher.
+        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MotionHost", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-enum Clock {
-    static func monotonic() -> Double {
+public enum Clock {
+    public static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9

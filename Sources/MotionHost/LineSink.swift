@@ -62,7 +62,7 @@ public final class LineSink: Sendable {
 
     /// Adds one or more whole lines; writes them now when `flush` or when enough are buffered.
     /// Returns the failure the first time a write fails, nil otherwise.
-    func append(_ lines: UnsafeBufferPointer<UInt8>, flush: Bool) -> Failure? {
+    public func append(_ lines: UnsafeBufferPointer<UInt8>, flush: Bool) -> Failure? {
         state.withLock { state in
             guard state.failure == nil else { return nil }
             state.append(lines)

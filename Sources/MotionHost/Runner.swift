@@ -28,6 +28,8 @@ public struct RunOptions {
     public var memoryLimit: Int
     /// Run the script in the restricted standard library (`LuaRuntime(sandbox:)`).
     public var sandbox = false
+    /// Lua source run before the script to shape its library (`LuaRuntime(profile:)`).
+    public var profile: String?
     /// What the script sees as `arg[1]`… and `...` (`run SCRIPT -- ARGS`).
     public var scriptArguments: [String] = []
     /// Ends the process when a stretch bounded by `timeout` is blocked outside Lua (armed for

@@ -49,7 +49,10 @@ public final class LuaRuntime {
     ///   - memoryLimit: bytes Lua may allocate (0 = no limit); what Swift allocates for the
     ///     script (values it converts, tables it pushes) counts too.
     ///   - sandbox: load the script into the restricted standard library (see `Sandbox`).
-    public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0, sandbox: Bool = false) throws {
+    ///   - profile: Lua source run after the standard library (and the sandbox) and before the
+    ///     script, to shape the library for a host (the daemon's plugin profile, README "Plugins").
+    public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0, sandbox: Bool = false,
+                profile: String? = nil) throws {
         guard memoryLimit >= 0, let L = ms_newstate(memoryLimit) else {
             throw ScriptError(.memory, "\(scriptPath): cannot create a Lua state (out of memory)")
         }
@@ -67,6 +70,8 @@ public final class LuaRuntime {
         Metatables.install(on: Lua(L))
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
+        // Last: a profile may replace what the module installed (`print`).
+        if let profile { Prelude.run(profile, on: Lua(L)) }
         gate.owner = self
     }
 
@@ -346,6 +351,10 @@ public final class LuaRuntime {
     /// a `map` or `filter` through it lets nothing more pass — and the run goes on. Time limits
     /// and memory errors still stop the script. Nil (files, scenarios): the first error stops it.
     public var onCallbackError: ((ScriptError) -> Void)?
+    /// With `onCallbackError`: a callback that raised stays subscribed, and runs again with the
+    /// next value (the daemon's policy: an error in a rare branch must not switch a binding off
+    /// for the rest of the day; the host disables a plugin that keeps failing).
+    public var keepsFailingCallbacks = false
     /// Callback errors reported through `onCallbackError` so far.
     public private(set) var callbackErrorCount = 0
 
@@ -356,9 +365,14 @@ public final class LuaRuntime {
             return reportLuaError(status: status, lua: lua)
         }
         callbackErrorCount += 1
-        callback.disable()
+        if !keepsFailingCallbacks { callback.disable() }
         report(ScriptError(.runtime, hinted(lua.string(at: -1) ?? "\(scriptPath): error object is not a string")))
         // The switched-off callback may be the one that would have let go of a key.
+        actions.releaseAll(at: time, output: output)
+    }
+
+    /// Lets go of every key and button the script holds now (the host paused its gestures).
+    public func releaseHeld() {
         actions.releaseAll(at: time, output: output)
     }
 
@@ -366,7 +380,7 @@ public final class LuaRuntime {
     func callbackFailed(_ callback: LuaCallback, _ message: String) {
         guard let report = onCallbackError else { return fail(.runtime, message) }
         callbackErrorCount += 1
-        callback.disable()
+        if !keepsFailingCallbacks { callback.disable() }
         report(ScriptError(.runtime, message))
         actions.releaseAll(at: time, output: output)
     }

@@ -20,28 +20,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "An event file: JSON Lines, evemu or libinput recording, or raw evdev (detected by content).")
     var events: String?
 
-    @Option(help: "A live input device: a path (/dev/input/event5, a FIFO of raw input_event records) or a selector (touchpad, touchscreen, mouse, name=GLOB; also matches devices plugged in later). Repeat for several.")
-    var device: [String] = []
-
-    @Flag(help: "With --device: take the device from everyone else while running.")
-    var grab = false
+    @OptionGroup var live: LiveInputOptions
 
     @Flag(help: "Reload when the script or a Lua file it required changes (replays --events each time); stop with Ctrl-C.")
     var watch = false
 
-    @OptionGroup var input: InputOptionGroup
-
     @Option(help: "Also draw the run as an SVG picture to this file (with --events; see `motionscript plot`).")
     var plot: String?
-
-    @Flag(help: "Perform actions (keys, mouse, exec) with --events too; by default only live input (--device) performs them.")
-    var act = false
-
-    @Flag(name: .customLong("dry-run"), help: "With --device: only write actions as output lines, do not perform them.")
-    var dryRun = false
-
-    @Option(help: ArgumentHelp("Where the virtual keyboard and mouse are created (a regular file or FIFO receives the raw input_event records instead).", valueName: "path"))
-    var uinput: String = UinputDevice.defaultPath
 
     @Option(parsing: .unconditional, help: "Stop a script that runs longer than this many seconds (0 = no limit).")
     var timeout: Double = 0
@@ -67,17 +52,20 @@ struct RunCommand: ParsableCommand {
         guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
         guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
         if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
-        if grab && device.isEmpty { throw ValidationError("--grab needs --device") }
+        try live.validate(live: !device.isEmpty)
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
-        if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
     }
 
+    private var device: [String] { live.device }
+    private var grab: Bool { live.grab }
+    private var act: Bool { live.act }
+
     /// A pipe, FIFO, socket or character device: read once, never replayed.
-    private static func isStream(_ path: String) -> Bool {
+    static func isStream(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }
         let kind = info.st_mode & S_IFMT
@@ -93,8 +81,8 @@ struct RunCommand: ParsableCommand {
         options.grab = grab
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
-        options.actions = ActionHost(performs: !sandbox && (act || (!device.isEmpty && !dryRun)), device: UinputDevice(path: uinput))
-        options.input = try input.parsed()
+        options.actions = live.actionHost(live: !device.isEmpty, allowed: !sandbox)
+        options.input = try live.inputOptions()
         // Before any script runs: stdout carries the JSON Lines and nothing else.
         let output = JSONLinesOutput.takingStandardOutput()
         // A failed write stops the script at once, as Ctrl-C would.

@@ -26,6 +26,8 @@ public final class FileWatcher {
     private let wakeWriteFD: Int32
     private var directories: [Int32: String] = [:]   // watch descriptor → directory
     private var names: [String: Set<String>] = [:]    // directory → watched file names
+    /// Directories every file of which is watched (files that appear in them included).
+    private var wholeDirectories: Set<String> = []
     /// Watch descriptor → an existing ancestor of a watched directory that is missing now.
     /// (inotify gives one descriptor per inode: it may also be in `directories`.)
     private var ancestors: [Int32: String] = [:]
@@ -59,6 +61,10 @@ public final class FileWatcher {
         close(wakeWriteFD)
     }
 
+    /// The inotify descriptor: readable when a change waits to be read (a host that waits on
+    /// several descriptors at once adds it to its wait, then calls `wait(debounce: 0, timeout: 0)`).
+    public var eventDescriptor: Int32 { fd }
+
     /// The descriptor `stop()` writes to; a signal handler may write a byte to it
     /// (write is async-signal-safe).
     public var wakeDescriptor: Int32 { wakeWriteFD }
@@ -89,11 +95,19 @@ public final class FileWatcher {
 
     /// Watches exactly these files (their directories are watched; others are dropped).
     /// A directory that is missing is waited for: its nearest existing ancestor is watched.
-    public func setFiles(_ paths: [String]) {
+    /// `directories`: folders whose every file is watched, files created later included (the
+    /// daemon's config folder, where a new file is a new plugin).
+    public func setFiles(_ paths: [String], directories folders: [String] = []) {
         var wanted: [String: Set<String>] = [:]
         for path in paths {
             let (directory, name) = Self.split(path)
             wanted[directory, default: []].insert(name)
+        }
+        wholeDirectories = []
+        for directory in folders {
+            let canonical = Self.split(Self.join(directory, "_")).directory
+            wholeDirectories.insert(canonical)
+            wanted[canonical, default: []] = wanted[canonical] ?? []
         }
         for (wd, directory) in directories where wanted[directory] == nil {
             directories[wd] = nil
@@ -222,7 +236,9 @@ public final class FileWatcher {
                     for file in names[directory] ?? [] { changed.insert(Self.join(directory, file)) }
                     continue
                 }
-                if names[directory]?.contains(name) == true { changed.insert(Self.join(directory, name)) }
+                if names[directory]?.contains(name) == true || (!name.isEmpty && wholeDirectories.contains(directory)) {
+                    changed.insert(Self.join(directory, name))
+                }
             }
         }
         if needsRearm { changed.formUnion(rearm()) }

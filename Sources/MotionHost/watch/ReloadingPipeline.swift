@@ -12,7 +12,8 @@ import MotionLua
 /// current runtime, so a live frame source can keep reading across a reload: each frame goes
 /// to exactly one version, none is lost or fed twice.
 public final class ReloadingPipeline: LiveTarget {
-    public let options: RunOptions
+    /// The run's options; a host may change the limits between loads (a plugin's header).
+    public var options: RunOptions
     public let output: MotionOutput
     /// The version running now (nil until a first version loaded).
     public private(set) var runtime: LuaRuntime?
@@ -26,6 +27,8 @@ public final class ReloadingPipeline: LiveTarget {
     /// Live input: when set, every version goes on after a callback error, reporting it here
     /// (see `LuaRuntime.onCallbackError`), instead of stopping at the first.
     public var onCallbackError: ((ScriptError) -> Void)?
+    /// With `onCallbackError`: a failing callback stays subscribed (`LuaRuntime.keepsFailingCallbacks`).
+    public var keepsFailingCallbacks = false
     /// The live device, whose description sizes `motion.screen` for `--surface mm`.
     public var screenSource: AnyObject?
     /// Live input: the input time now (the device's clock), so a new version starts where input
@@ -56,7 +59,7 @@ public final class ReloadingPipeline: LiveTarget {
         let staged = StagedOutput(output)
         do {
             candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit,
-                                       sandbox: options.sandbox)
+                                       sandbox: options.sandbox, profile: options.profile)
         } catch let error as ScriptError {
             failedLoads += 1
             return .failure(error)
@@ -70,7 +73,7 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
         candidate.actions = ActionSession(host: options.actions)
         // Live input: time goes on — setup lines and motion.time() read the reload time.
-        let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : 0
+        let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : inputTimeNow?() ?? 0
         if resume > 0 { candidate.dispatcher.advance(to: resume) }
         Runner.setScreen(of: candidate, options.input, source: screenSource)
         candidate.setTimeout(options.timeout)
@@ -84,6 +87,7 @@ public final class ReloadingPipeline: LiveTarget {
         }
         candidate.setTimeout(0)
         candidate.onCallbackError = onCallbackError
+        candidate.keepsFailingCallbacks = keepsFailingCallbacks
         attemptedFiles = []
         runtime?.close()
         loads += 1
@@ -109,19 +113,25 @@ public final class ReloadingPipeline: LiveTarget {
     /// Feeds one frame to the current version. Throws the error that stops it (once; later
     /// frames are dropped until the next successful reload).
     public func handle(_ frame: Frame) throws {
-        lastFrameTime = max(lastFrameTime, frame.t)
-        for event in frame.events {
-            switch event.phase {
-            case .down, .move: held[event.id] = event
-            default: held[event.id] = nil
-            }
-        }
+        track(frame)
         guard let runtime, failure == nil else { return }
         do {
             try runtime.handle(frame)
         } catch let error as ScriptError {
             failure = error
             throw error
+        }
+    }
+
+    /// Notes which pointers are down, without feeding the frame to the script (a paused host),
+    /// so the next version (or the next frame after a pause) receives them.
+    public func track(_ frame: Frame) {
+        lastFrameTime = max(lastFrameTime, frame.t)
+        for event in frame.events {
+            switch event.phase {
+            case .down, .move: held[event.id] = event
+            default: held[event.id] = nil
+            }
         }
     }
 

@@ -1,0 +1,116 @@
+import Foundation
+import MotionHost
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live output that never stalls the plugins: lines go into a bounded buffer that a thread of
+/// its own writes out. When the reader falls so far behind that the buffer is full, new lines
+/// are dropped and counted, and the next line that fits is preceded by
+/// `{"t":…,"dropped":N}` (the time of that next line), so a consumer knows what it missed.
+public final class BoundedWriter: @unchecked Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var dropped = 0
+        var droppedBefore = 0
+        var failure: LineSink.Failure?
+        var closed = false
+    }
+
+    /// Bytes waiting to be written before lines are dropped.
+    public let capacity: Int
+    private let sink: LineSink
+    private let state = Mutex(State())
+    private let ready = NSCondition()
+    private var thread: Thread?
+
+    public init(sink: LineSink, capacity: Int = 1 << 20) {
+        self.sink = sink
+        self.capacity = capacity
+        let thread = Thread { [self] in run() }
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Lines dropped so far.
+    public var droppedTotal: Int { state.withLock { $0.dropped + $0.droppedBefore } }
+
+    public var failure: LineSink.Failure? { state.withLock { $0.failure } }
+
+    /// Queues whole lines (never waits for the reader).
+    public func append(_ line: UnsafeBufferPointer<UInt8>) {
+        var notice: [UInt8]?
+        let queued: Bool = state.withLock { state in
+            guard state.failure == nil, !state.closed else { return false }
+            if state.dropped > 0 {
+                notice = Self.droppedLine(count: state.dropped, like: line)
+            }
+            let need = line.count + (notice?.count ?? 0)
+            guard state.pending.count + need <= capacity else {
+                state.dropped += 1
+                return false
+            }
+            if let notice {
+                state.pending.append(contentsOf: notice)
+                state.droppedBefore += state.dropped
+                state.dropped = 0
+            }
+            state.pending.append(contentsOf: line)
+            return true
+        }
+        if queued { signal() }
+    }
+
+    /// Wakes the writer thread (lines are written as soon as it runs).
+    public func flush() { signal() }
+
+    /// Writes what is queued and ends the thread; later lines are dropped.
+    public func close() {
+        state.withLock { $0.closed = true }
+        signal()
+        while state.withLock({ !$0.pending.isEmpty && $0.failure == nil }) { usleep(1000) }
+        sink.flush()
+    }
+
+    private func signal() {
+        ready.lock()
+        ready.signal()
+        ready.unlock()
+    }
+
+    private func run() {
+        // Signals go to the thread that runs Lua, which can act on them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        while true {
+            ready.lock()
+            while state.withLock({ $0.pending.isEmpty && !$0.closed }) { ready.wait() }
+            ready.unlock()
+            let (bytes, closed) = state.withLock { state -> ([UInt8], Bool) in
+                let bytes = state.pending
+                state.pending.removeAll(keepingCapacity: true)
+                return (bytes, state.closed)
+            }
+            if !bytes.isEmpty {
+                let failure = bytes.withUnsafeBufferPointer { sink.append($0, flush: true) }
+                if let failure {
+                    state.withLock { $0.failure = failure }
+                    return
+                }
+            }
+            if closed && state.withLock({ $0.pending.isEmpty }) { return }
+        }
+    }
+
+    /// `{"t":T,"dropped":N}\n`, T the time of the line about to be written.
+    static func droppedLine(count: Int, like line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var end = min(5, line.count)
+        while end < line.count, line[end] != UInt8(ascii: ","), line[end] != UInt8(ascii: "}") { end += 1 }
+        return Array(line[0..<end]) + Array(",\"dropped\":\(count)}\n".utf8)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The config folder: every `*.lua` at its top level is a plugin, named by its file name
+/// without `.lua`, in name order; subfolders hold modules. Hidden files (an editor's
+/// `.#name.lua`) are not plugins.
+public struct ConfigFolder: Sendable {
+    /// The folder, canonical (so the paths match what the file watcher reports).
+    public let path: String
+
+    public init(_ path: String) throws {
+        guard let resolved = realpath(path, nil) else {
+            throw DaemonError("cannot open the config folder \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { free(resolved) }
+        var isDirectory: ObjCBool = false
+        let canonical = String(cString: resolved)
+        guard FileManager.default.fileExists(atPath: canonical, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DaemonError("\(path) is not a folder (the daemon takes a folder of plugins)")
+        }
+        self.path = canonical
+    }
+
+    /// The default: `$XDG_CONFIG_HOME/motionscript`, else `~/.config/motionscript`.
+    public static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/motionscript" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/motionscript"
+    }
+
+    /// The plugins now: (name, path) in name order.
+    public func plugins() -> [(name: String, path: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { Self.isPluginFile($0) && isRegularFile(path + "/" + $0) }
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .map { (String($0.dropLast(4)), path + "/" + $0) }
+    }
+
+    /// Whether a top-level file name is a plugin's.
+    static func isPluginFile(_ name: String) -> Bool {
+        name.hasSuffix(".lua") && name.count > 4 && !name.hasPrefix(".")
+    }
+
+    /// The plugin a path names, if it is a top-level `*.lua` of this folder.
+    func pluginName(of file: String) -> String? {
+        guard file.hasPrefix(path + "/") else { return nil }
+        let name = String(file.dropFirst(path.count + 1))
+        guard !name.contains("/"), Self.isPluginFile(name) else { return nil }
+        return String(name.dropLast(4))
+    }
+
+    private func isRegularFile(_ file: String) -> Bool {
+        var info = stat()
+        return stat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+}
+
+/// A daemon error that is the user's to fix (a missing folder): exit 2.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,50 @@
+import MotionHost
+
+/// Watches the config folder (every file at its top: new plugins appear there) and the modules
+/// the plugins required. Never blocks: `poll` reads what inotify has and hands a batch of
+/// changed files over once `quiet` seconds passed without another change (one reload per
+/// save, even when an editor writes, renames and touches in a burst), while frames keep
+/// flowing to every plugin meanwhile.
+public final class ConfigWatcher {
+    public let folder: ConfigFolder
+    public let watcher: FileWatcher
+    public let quiet: Double
+    private var pending: Set<String> = []
+    private var lastChange = 0.0
+
+    public init(folder: ConfigFolder, quiet: Double = WatchOptions.defaultDebounce) throws {
+        self.folder = folder
+        self.quiet = quiet
+        watcher = try FileWatcher()
+        watcher.setFiles([], directories: [folder.path])
+    }
+
+    /// Watches the folder and these files (the plugins' modules).
+    public func watch(_ files: [String]) {
+        watcher.setFiles(files, directories: [folder.path])
+    }
+
+    /// Readable when a change waits to be read: the input hub's one wait includes it.
+    public var descriptor: Int32 { watcher.eventDescriptor }
+
+    /// Reads what changed (never waits).
+    public func read(now: Double) {
+        if case .changed(let files) = watcher.wait(debounce: 0, timeout: 0) {
+            pending.formUnion(files)
+            lastChange = now
+        }
+    }
+
+    /// The changed files once a burst is over (nil: nothing to act on yet). `now`: monotonic seconds.
+    public func poll(now: Double) -> [String]? {
+        read(now: now)
+        guard !pending.isEmpty, now - lastChange >= quiet else { return nil }
+        defer { pending = [] }
+        return pending.sorted()
+    }
+
+    /// Seconds until a pending batch is due (nil: none pending): the longest the host may wait.
+    public func dueIn(now: Double) -> Double? {
+        pending.isEmpty ? nil : max(0, quiet - (now - lastChange))
+    }
+}

@@ -1,0 +1,64 @@
+import MotionGestures
+import MotionHost
+import MotionInput
+import MotionLua
+
+/// The daemon's loop: a replay of an event file through every plugin (deterministic: the same
+/// lines every time), or live input with the config folder watched.
+public enum HostLoop {
+    /// Loads every plugin, feeds each frame of `source` to all of them, then lets scheduled
+    /// work settle. Stops early at SIGINT/SIGTERM or when the output cannot be written.
+    public static func replay(_ source: FrameSource, host: PluginHost) throws {
+        host.loadAll()
+        defer { host.close() }
+        while let frame = try source.nextFrame() {
+            if Interruption.isRequested { return }
+            host.handle(frame)
+        }
+        if Interruption.isRequested { return }
+        host.finish()
+        host.router.flush()
+    }
+
+    /// How often the config folder is looked at while input is quiet, for a frame source that
+    /// cannot add the watcher's descriptor to its wait (the input hub can: then no interval).
+    public static let watchInterval = 0.1
+
+    /// Live input until SIGINT/SIGTERM (or the end of every device given by path): frames go to
+    /// every plugin as they come, scheduled work runs on time, and the folder's changes load,
+    /// reload and unload plugins between frames. Returns why input ended.
+    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?) throws -> String {
+        host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
+        if let watcher {
+            host.onPluginsChanged = { [unowned host] in watcher.watch(host.watchedFiles) }
+        }
+        host.loadAll()
+        watcher?.watch(host.watchedFiles)
+        if host.plugins.isEmpty {
+            host.router.diagnostic(nil, "no plugins in \(host.folder.path) yet; add a .lua file there")
+        }
+        defer { host.close() }
+        // The watcher's descriptor joins the input's one wait: a change wakes it, no polling.
+        var interval: Double? = watcher == nil ? nil : watchInterval
+        let hub = device as? LiveDeviceSet
+        let token = watcher.flatMap { watcher in hub?.watch(fd: watcher.descriptor) { watcher.read(now: Clock.monotonic()) } }
+        defer { if let token { hub?.unwatch(token) } }
+        if token != nil { interval = nil }
+        let loop = LiveLoop(device: device)
+        while true {
+            var wait = interval
+            if let due = watcher?.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
+            let step = try loop.step(host, maxWait: wait)
+            host.router.flush()
+            if case .end(let reason) = step {
+                host.finish()
+                host.router.flush()
+                return reason
+            }
+            if let files = watcher?.poll(now: Clock.monotonic()) {
+                host.filesChanged(files)
+                host.router.flush()
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import MotionHost
+import MotionLua
+
+/// The daemon's one output: every plugin's lines, each tagged `"plugin":"NAME"` right after its
+/// time, the plugins' lifecycle lines, and the diagnostics (stderr, each starting with the
+/// plugin's name, also kept in `log` for `ctl logs`). Where the bytes go is the `Destination`:
+/// a blocking sink for a replay (deterministic: nothing dropped), a bounded writer for live
+/// input (a reader that stops reading never stalls the plugins), or memory for tests.
+public final class OutputRouter {
+    public enum Destination {
+        /// Written in order, waiting for the reader (replays).
+        case sink(LineSink)
+        /// Handed to a writer thread; dropped, and counted, when the reader falls behind (live).
+        case bounded(BoundedWriter)
+        /// Kept in `lines` (tests).
+        case memory
+    }
+
+    public let destination: Destination
+    /// Lines kept with `.memory`, without their newlines.
+    public private(set) var lines: [String] = []
+    /// Recent diagnostics, for `ctl logs` (see `DiagnosticLog`).
+    public let log = DiagnosticLog()
+    /// Called with each output line (without newline) as it is made, when set (`ctl monitor`).
+    public var monitor: ((String) -> Void)?
+    /// Called once, on the host's thread, when the output cannot be written any more.
+    public var onFailure: (() -> Void)?
+    /// Diagnostics go here (stderr by default; tests collect them).
+    public var diagnostics: (String) -> Void = { StandardError.line($0) }
+    private var scratch: [UInt8] = []
+    private var writer = JSONWriter()
+    private var failed = false
+
+    public init(_ destination: Destination) {
+        self.destination = destination
+        scratch.reserveCapacity(4096)
+    }
+
+    /// `,"plugin":` — what goes after a line's time.
+    private static let pluginKey: [UInt8] = Array(",\"plugin\":".utf8)
+
+    /// One line a plugin made (`{"t":…,…}\n`), tagged with `tag` (the plugin's name as a JSON
+    /// string) after its time. No allocation once the scratch buffer has grown to the longest line.
+    func append(_ line: UnsafeBufferPointer<UInt8>, tag: [UInt8]) {
+        scratch.removeAll(keepingCapacity: true)
+        // Every line starts `{"t":` and its time holds no comma.
+        var end = min(5, line.count)
+        while end < line.count, line[end] != UInt8(ascii: ","), line[end] != UInt8(ascii: "}") { end += 1 }
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<end]))
+        scratch.append(contentsOf: Self.pluginKey)
+        scratch.append(contentsOf: tag)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: line[end...]))
+        deliver()
+    }
+
+    /// `{"t":…,"plugin":"NAME","status":…,"version":N}` (and `"error"`): a plugin's lifecycle.
+    public func lifecycle(t: Double, plugin: String, status: PluginEvent, version: Int, error: String? = nil) {
+        writer.reset()
+        writer.raw("{\"t\":")
+        writer.time(t)
+        writer.raw(",\"plugin\":")
+        writer.string(plugin)
+        writer.raw(",\"status\":")
+        writer.string(status.rawValue)
+        writer.raw(",\"version\":")
+        writer.integer(Int64(version))
+        if let error {
+            // The message; its traceback goes to stderr with the diagnostic.
+            writer.raw(",\"error\":")
+            writer.string(String(error.prefix { $0 != "\n" }))
+        }
+        writer.raw("}\n")
+        scratch.removeAll(keepingCapacity: true)
+        writer.withBytes { scratch.append(contentsOf: $0) }
+        deliver()
+    }
+
+    /// A diagnostic about `plugin` (nil: the daemon's own): one line on stderr starting with its
+    /// name, kept in the log.
+    public func diagnostic(_ plugin: String?, _ message: String) {
+        let line = plugin.map { "\($0): \(message)" } ?? "motionscript: \(message)"
+        log.append(plugin: plugin, line)
+        diagnostics(line)
+    }
+
+    /// Writes what is buffered (the end of a frame's work on live input; the end of a replay).
+    public func flush() {
+        switch destination {
+        case .sink(let sink): if sink.flush() != nil { fail() }
+        case .bounded(let writer): writer.flush()
+        case .memory: break
+        }
+    }
+
+    /// Why writing stopped, if it did.
+    public var failure: LineSink.Failure? {
+        switch destination {
+        case .sink(let sink): sink.failure
+        case .bounded(let writer): writer.failure
+        case .memory: nil
+        }
+    }
+
+    private func deliver() {
+        if let monitor { monitor(String(decoding: scratch.dropLast(), as: UTF8.self)) }
+        switch destination {
+        case .sink(let sink):
+            if scratch.withUnsafeBufferPointer({ sink.append($0, flush: false) }) != nil { fail() }
+        case .bounded(let writer):
+            scratch.withUnsafeBufferPointer { writer.append($0) }
+            if writer.failure != nil { fail() }
+        case .memory:
+            lines.append(String(decoding: scratch.dropLast(), as: UTF8.self))
+        }
+    }
+
+    private func fail() {
+        guard !failed else { return }
+        failed = true
+        onFailure?()
+    }
+}

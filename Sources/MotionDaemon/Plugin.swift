@@ -1,0 +1,232 @@
+import Foundation
+import MotionGestures
+import MotionHost
+import MotionLua
+
+/// One plugin: a file at the top of the config folder, the Lua state running its current
+/// version (a `ReloadingPipeline`: a new version loads into a fresh state with the old one's
+/// `keep` values and the fingers down, and replaces it only if it loads), and the host's
+/// bookkeeping — its state, errors and limits. Everything that goes wrong here is this
+/// plugin's alone: it is reported under its name and never thrown to the host.
+public final class Plugin {
+    public let name: String
+    public let path: String
+    let output: PluginOutput
+    let pipeline: ReloadingPipeline
+    var router: OutputRouter { output.router }
+    public private(set) var state: PluginState = .failed
+    public private(set) var limits: PluginLimits
+    /// Errors reported so far.
+    public private(set) var errorCount = 0
+    public private(set) var lastError: String?
+    /// Input times of the recent callback errors (the error policy's window).
+    private var recentErrors: [Double] = []
+    /// Set by a callback error that crossed the policy's line, acted on after the call returns
+    /// (a state is not closed from inside its own callback).
+    private var disableRequested: String?
+    public private(set) var busySeconds = 0.0
+    /// Ends the process when a call hangs outside Lua (`PluginWatchdog`); records the culprit.
+    var watchdog: PluginWatchdog?
+    /// The plugin that hung the daemon last time, if any (`HangRecord`).
+    var hangRecord: HangRecord?
+    /// The file's identity when it was last read (what the hang record names).
+    private var identity = ""
+
+    /// Callback errors within `errorWindow` seconds of input time that disable the plugin.
+    public static let maxErrors = 5
+    public static let errorWindow = 10.0
+
+    init(name: String, path: String, options: RunOptions, router: OutputRouter, limits: PluginLimits) {
+        self.name = name
+        self.path = path
+        self.limits = limits
+        output = PluginOutput(name: name, router: router)
+        var options = options
+        options.scriptPath = path
+        options.profile = PluginProfile.source(plugin: name)
+        options.scriptArguments = []
+        pipeline = ReloadingPipeline(options, output: output)
+        pipeline.keepsFailingCallbacks = true
+        pipeline.onCallbackError = { [unowned self] error in callbackFailed(error) }
+        // The lifecycle line comes before every line of the version it announces.
+        pipeline.willSwap = { [unowned self] in
+            router.lifecycle(t: pipeline.startTime, plugin: name, status: version > 1 ? .reloaded : .loaded, version: version)
+        }
+    }
+
+    public var version: Int { pipeline.loads }
+    public var runtime: LuaRuntime? { state == .running ? pipeline.runtime : nil }
+
+    /// Loads the file's current version (the first, or a reload). A version that does not load
+    /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
+    /// file's header may override. Writes the lifecycle line.
+    func load(at t: Double, defaults: PluginLimits) {
+        let source: String
+        do {
+            source = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            return loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
+        }
+        switch defaults.overridden(by: source) {
+        case .success(let limits): self.limits = limits
+        case .failure(let error): return loadFailed(at: t, "\(path): header: \(error)")
+        }
+        identity = HangRecord.identity(of: path)
+        if let hangRecord, hangRecord.isCulprit(path) {
+            pipeline.close()
+            state = .failed
+            return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
+        }
+        pipeline.options.timeout = limits.timeout
+        pipeline.options.memoryLimit = limits.memoryBytes
+        let wasRunning = state == .running && pipeline.runtime != nil
+        let start = Clock.monotonic()
+        watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout)
+        let result = pipeline.reload()
+        watchdog?.disarm()
+        busySeconds += Clock.monotonic() - start
+        switch result {
+        case .success:
+            state = .running
+            recentErrors = []
+            // The fingers handed to the new version may already meet an error.
+            if let failure = pipeline.failure { stopped(by: failure) }
+        case .failure(let error):
+            loadFailed(at: t, error.message, keepsRunning: wasRunning)
+        }
+    }
+
+    private func loadFailed(at t: Double, _ message: String, keepsRunning: Bool = false) {
+        errorCount += 1
+        lastError = message
+        router.lifecycle(t: t, plugin: name, status: .failed, version: keepsRunning ? version : 0, error: message)
+        router.diagnostic(name, "error: \(message)")
+        if keepsRunning {
+            router.diagnostic(name, "the new version did not load; version \(version) keeps running")
+        } else {
+            state = .failed
+            router.diagnostic(name, "not running; waiting for \(FileWatcherNames.base(path)) to change")
+        }
+    }
+
+    /// Feeds one frame (also when not running: the fingers down are tracked for the next version).
+    func handle(_ frame: Frame) {
+        guard state == .running, let runtime = pipeline.runtime else {
+            _ = try? pipeline.handle(frame)
+            return
+        }
+        bounded(runtime) { try pipeline.handle(frame) }
+    }
+
+    var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
+
+    func advance(to t: Double) {
+        guard state == .running, let runtime = pipeline.runtime else { return }
+        bounded(runtime) { try pipeline.advance(to: t) }
+    }
+
+    func finish() {
+        guard state == .running, let runtime = pipeline.runtime else { return }
+        bounded(runtime) { try pipeline.finish() }
+    }
+
+    /// One call into the plugin under its time limit; what goes wrong stays here.
+    private func bounded(_ runtime: LuaRuntime, _ body: () throws -> Void) {
+        let start = Clock.monotonic()
+        if limits.timeout > 0 {
+            runtime.setTimeout(limits.timeout)
+            watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout)
+        }
+        do {
+            try body()
+        } catch let error as ScriptError {
+            stopped(by: error)
+        } catch {
+            stopped(by: ScriptError(.runtime, "\(error)"))
+        }
+        if limits.timeout > 0 {
+            runtime.setTimeout(0)
+            watchdog?.disarm()
+        }
+        busySeconds += Clock.monotonic() - start
+        if let reason = disableRequested {
+            disableRequested = nil
+            disable(at: runtime.time, reason: reason)
+        }
+    }
+
+    /// A callback raised: reported each time, its subscription kept; too many in a short
+    /// stretch of input time disable the plugin.
+    private func callbackFailed(_ error: ScriptError) {
+        errorCount += 1
+        lastError = error.message
+        router.flush()
+        router.diagnostic(name, "error: \(error.message)")
+        let now = pipeline.runtime?.time ?? 0
+        recentErrors.append(now)
+        recentErrors.removeAll { $0 < now - Self.errorWindow }
+        if recentErrors.count >= Self.maxErrors, disableRequested == nil {
+            disableRequested = "\(Self.maxErrors) errors within \(JSONText.number(Self.errorWindow)) s; the last: \(error.message)"
+        }
+    }
+
+    /// The running version stopped at an error it cannot go on from (a time limit, memory, an
+    /// error outside a callback): its state is closed, releasing what it held.
+    private func stopped(by error: ScriptError) {
+        // Ctrl-C stops the host, not the plugin.
+        if Interruption.isRequested { return }
+        let t = pipeline.runtime?.time ?? 0
+        if error.kind == .timeout {
+            return disable(at: t, reason: error.message)
+        }
+        errorCount += 1
+        lastError = error.message
+        pipeline.close()
+        state = .failed
+        router.flush()
+        router.lifecycle(t: t, plugin: name, status: .failed, version: version, error: error.message)
+        router.diagnostic(name, "error: \(error.message)")
+        router.diagnostic(name, "stopped; waiting for \(FileWatcherNames.base(path)) to change")
+    }
+
+    /// Switches the plugin off until its file changes (or `enable`), releasing what it holds.
+    func disable(at t: Double, reason: String?) {
+        guard state != .disabled else { return }
+        if let reason {
+            errorCount += 1
+            lastError = reason
+        }
+        pipeline.close()
+        state = .disabled
+        router.flush()
+        router.lifecycle(t: t, plugin: name, status: .disabled, version: version, error: reason)
+        if let reason { router.diagnostic(name, "error: \(reason)") }
+        router.diagnostic(name, "disabled until \(FileWatcherNames.base(path)) changes")
+    }
+
+    /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
+    /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
+    func unload(at t: Double, announce: Bool = true) {
+        pipeline.close()
+        guard announce else { return }
+        router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
+        state = .failed
+    }
+
+    /// The files whose change reloads this plugin: its own and every module it required.
+    var watchedFiles: [String] { pipeline.watchedFiles }
+
+    public var status: PluginStatus {
+        PluginStatus(name: name, path: path, state: state, version: version, errors: errorCount, lastError: lastError,
+                     memory: runtime?.memoryUsed ?? 0, cpuSeconds: busySeconds,
+                     recognizers: runtime.map { RecognizerSignature.describe($0.dispatcher.recognizers) } ?? [],
+                     limits: limits)
+    }
+}
+
+/// File names for messages.
+enum FileWatcherNames {
+    static func base(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

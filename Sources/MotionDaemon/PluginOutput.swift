@@ -1,0 +1,44 @@
+import MotionLua
+import MotionStreams
+
+/// One plugin's output: the lines its runtime writes, tagged with its name on their way into
+/// the daemon's `OutputRouter`; its diagnostics start with its name.
+final class PluginOutput: MotionOutput {
+    let router: OutputRouter
+    let name: String
+    /// The name as a JSON string, made once.
+    private let tag: [UInt8]
+    private var writer = JSONWriter()
+
+    init(name: String, router: OutputRouter) {
+        self.name = name
+        self.router = router
+        var writer = JSONWriter()
+        writer.string(name)
+        tag = writer.withBytes { Array($0) }
+    }
+
+    func emit(t: Double, name: String, value: MotionValue) {
+        writer.reset()
+        writer.valueLine(t: t, name: name, value: value)
+        send()
+    }
+
+    func emit(t: Double, name: String, state: MotionState) {
+        writer.reset()
+        writer.stateLine(t: t, name: name, state: state)
+        send()
+    }
+
+    func emit(t: Double, action: String, fields: [(key: String, value: MotionValue)]) {
+        writer.reset()
+        writer.actionLine(t: t, action: action, fields: fields)
+        send()
+    }
+
+    func log(_ line: String) { router.diagnostic(name, line) }
+
+    private func send() {
+        writer.withBytes { router.append($0, tag: tag) }
+    }
+}

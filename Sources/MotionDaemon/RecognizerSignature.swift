@@ -1,0 +1,48 @@
+import MotionGestures
+
+/// What a recognizer answers to, as words (`ctl status`) and as the key two plugins conflict
+/// on: the same kind, fingers and direction (a swipe), fingers (a hold), taps and fingers (a
+/// tap). Continuous gestures (translation, rotation, scale) are not compared: several plugins
+/// following the same fingers is their normal use.
+enum RecognizerSignature {
+    static func describe(_ recognizers: [GestureRecognizer]) -> [String] {
+        recognizers.map(describe)
+    }
+
+    static func describe(_ recognizer: GestureRecognizer) -> String {
+        var words = [recognizer.value.kind.rawValue]
+        if let fingers = recognizer.fingers { words.append("fingers=\(fingers)") }
+        if let swipe = recognizer as? SwipeGestureRecognizer, let direction = swipe.direction {
+            words.append("direction=\(direction.rawValue)")
+        }
+        if let tap = recognizer as? TapGestureRecognizer, tap.taps != 1 { words.append("taps=\(tap.taps)") }
+        if let devices = recognizer.devices { words.append("devices=\(devices.joined(separator: ","))") }
+        return words.joined(separator: " ")
+    }
+
+    /// The conflict key of a recognizer that acts on a discrete gesture (nil for the others,
+    /// and for a recognizer switched off).
+    static func conflictKey(_ recognizer: GestureRecognizer) -> String? {
+        guard recognizer.isEnabled else { return nil }
+        switch recognizer.value.kind {
+        case .swipe, .hold, .tap: return describe(recognizer)
+        default: return nil
+        }
+    }
+}
+
+/// Bindings two plugins share: reported when a plugin loads, naming both (a double binding
+/// would otherwise act twice, silently).
+enum ConflictCheck {
+    /// For each gesture `plugin` binds that another running plugin binds too: (gesture, other).
+    static func conflicts(of plugin: Plugin, among plugins: [Plugin]) -> [(gesture: String, other: String)] {
+        guard let runtime = plugin.runtime else { return [] }
+        let mine = Set(runtime.dispatcher.recognizers.compactMap(RecognizerSignature.conflictKey))
+        var found: [(String, String)] = []
+        for other in plugins where other !== plugin {
+            guard let theirs = other.runtime?.dispatcher.recognizers.compactMap(RecognizerSignature.conflictKey) else { continue }
+            for key in Set(theirs).intersection(mine).sorted() { found.append((key, other.name)) }
+        }
+        return found
+    }
+}

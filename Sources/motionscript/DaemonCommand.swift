@@ -1,0 +1,108 @@
+import Foundation
+import ArgumentParser
+import MotionDaemon
+import MotionHost
+import MotionInput
+import MotionLua
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run every plugin (each top-level .lua file) of a config folder, each in a Lua state of its own, reloading each when its file changes.",
+        discussion: "Output is JSON Lines on stdout, each line tagged with its plugin; lifecycle lines say when a plugin loaded, reloaded, unloaded, failed or was disabled. See docs/daemon.md."
+    )
+
+    @Argument(help: "The config folder (default: $XDG_CONFIG_HOME/motionscript, else ~/.config/motionscript).")
+    var folder: String?
+
+    @Option(help: "Replay an event file through every plugin, then stop (deterministic: a configuration tested as a whole).")
+    var events: String?
+
+    @OptionGroup var live: LiveInputOptions
+
+    @Option(parsing: .unconditional, help: "Seconds one call into a plugin may run before the plugin is disabled (0 = no limit; a plugin's header may set its own).")
+    var timeout: Double = PluginLimits.defaultTimeout
+
+    @Option(parsing: .unconditional, help: "The most memory a plugin's Lua state may use, in MiB (0 = no limit; a plugin's header may set its own).")
+    var memory: Int = PluginLimits.defaultMemoryMiB
+
+    @Option(help: ArgumentHelp("The control socket (default: $XDG_RUNTIME_DIR/motionscript/control.sock).", valueName: "path"))
+    var socket: String?
+
+    func validate() throws {
+        guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
+        guard memory >= 0, memory <= RunCommand.maxMemory else {
+            throw ValidationError("--memory must be between 0 and \(RunCommand.maxMemory) MiB (0 = no limit), got \(memory)")
+        }
+        if events != nil && !live.device.isEmpty { throw ValidationError("use --events or --device, not both") }
+        try live.validate(live: events == nil)
+    }
+
+    /// Live input when no --events: the devices asked for, or touchpads and touchscreens.
+    private var selectors: [DeviceSelector] {
+        (live.device.isEmpty ? ["touchpad", "touchscreen"] : live.device).map(DeviceSelector.init)
+    }
+
+    func run() throws {
+        let folder: ConfigFolder
+        do {
+            folder = try ConfigFolder(self.folder ?? ConfigFolder.defaultPath)
+        } catch let error as DaemonError {
+            throw ValidationError(error.description)
+        }
+        let isLive = events == nil
+        var options = RunOptions(scriptPath: "")
+        options.input = try live.inputOptions()
+        options.grab = live.grab
+        options.actions = live.actionHost(live: isLive)
+        // A plugin reading stdin would block every plugin: it reads end-of-file at once instead.
+        let null = open("/dev/null", O_RDONLY)
+        if null >= 0 { dup2(null, STDIN_FILENO); close(null) }
+        let standard = JSONLinesOutput.takingStandardOutput()
+        // A replay waits for its reader (every line, in order); live output never stalls the plugins.
+        let router = OutputRouter(isLive ? .bounded(BoundedWriter(sink: standard.sink)) : .sink(standard.sink))
+        router.onFailure = { Interruption.request() }
+        Interruption.catchSignals()
+        let host = PluginHost(folder: folder, options: options, router: router,
+                              defaults: PluginLimits(timeout: timeout, memoryMiB: memory))
+        host.hangRecord = HangRecord(path: HangRecord.defaultPath)
+        host.watchdog = PluginWatchdog(record: host.hangRecord, sink: standard.sink)
+        var status: Int32 = 0
+        var message: String?
+        do {
+            if let events {
+                let source = try Runner.openEvents(path: events, options: options.input)
+                try HostLoop.replay(source, host: host)
+                // A configuration tested as a whole passes only if every plugin ran to the end.
+                let broken = host.status().filter { $0.state != .running }.map(\.name)
+                if !broken.isEmpty {
+                    status = 1
+                    message = "motionscript: \(broken.joined(separator: ", ")) did not run to the end (see above)"
+                }
+            } else {
+                // A service must not die with its touchpad: devices that go away are waited for.
+                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
+                                               waitsForDevices: true) {
+                    router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
+                }
+                defer { device.close() }
+                Interruption.wake(device.control.stopFileDescriptor)
+                defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
+                host.screenSource = device.firstDevice
+                let watcher = try ConfigWatcher(folder: folder)
+                let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
+                router.diagnostic(nil, reason)
+            }
+        } catch let error as InputError {
+            (status, message) = (2, "error: \(error)")
+        } catch let error as WatchError {
+            (status, message) = (1, "error: \(error)")
+        }
+        router.flush()
+        if case .bounded(let writer) = router.destination { writer.close() }
+        try RunCommand.end(status: status, message: message, failure: router.failure, live: isLive)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import MotionActions
+import MotionInput
+
+/// The input and action options `run` and `daemon` share (one definition, so they read and
+/// validate the same way).
+struct LiveInputOptions: ParsableArguments {
+    @Option(help: "A live input device: a path (/dev/input/event5, a FIFO of raw input_event records) or a selector (touchpad, touchscreen, mouse, name=GLOB; also matches devices plugged in later). Repeat for several.")
+    var device: [String] = []
+
+    @Flag(help: "With --device: take the device from everyone else while running.")
+    var grab = false
+
+    @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution, raw units elsewhere), 'mm' (millimetres, required), 'raw' (device units), or WxH to map the axis ranges onto a surface, e.g. 1920x1080.")
+    var surface: String?
+
+    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
+    var axes: String?
+
+    @Flag(help: "Perform actions (keys, mouse, exec) with --events too; by default only live input (--device) performs them.")
+    var act = false
+
+    @Flag(name: .customLong("dry-run"), help: "With --device: only write actions as output lines, do not perform them.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Where the virtual keyboard and mouse are created (a regular file or FIFO receives the raw input_event records instead).", valueName: "path"))
+    var uinput: String = UinputDevice.defaultPath
+
+    /// The checks that do not depend on the command; `live` says whether input is live
+    /// (for `--grab`).
+    func validate(live: Bool) throws {
+        if grab && !live { throw ValidationError("--grab needs --device") }
+        if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
+        _ = try InputOptions.parse(surface: surface, axes: axes)
+    }
+
+    /// `--surface` and `--axes`.
+    func inputOptions() throws -> EventFileOptions { try InputOptions.parse(surface: surface, axes: axes) }
+
+    /// Live input performs actions unless --dry-run; replays only with --act.
+    func actionHost(live: Bool, allowed: Bool = true) -> ActionHost {
+        ActionHost(performs: allowed && (act || (live && !dryRun)), device: UinputDevice(path: uinput))
+    }
+}
