@@ -81,7 +81,7 @@ public final class Plugin {
         pipeline.options.memoryLimit = limits.memoryBytes
         let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
-        watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout)
+        watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: nil)
         let result = pipeline.reload()
         watchdog?.disarm()
         busySeconds += Clock.monotonic() - start
@@ -135,7 +135,7 @@ public final class Plugin {
         let start = Clock.monotonic()
         if limits.timeout > 0 {
             runtime.setTimeout(limits.timeout)
-            watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout)
+            watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: runtime.limiter)
         }
         do {
             try body()

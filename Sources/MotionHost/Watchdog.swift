@@ -52,7 +52,9 @@ public final class Watchdog: Sendable {
 extension Watchdog {
     /// The watchdog's thread and what it shares with it, behind one mutex and a condition on
     /// the monotonic clock (a wall-clock jump moves neither the limit nor the last resort).
-    final class WatchThread: @unchecked Sendable {
+    /// Public for hosts that arm it themselves with a limit per stretch (the daemon: one per
+    /// plugin call, each with that plugin's limit).
+    public final class WatchThread: @unchecked Sendable {
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         private var thread = pthread_t()
@@ -63,7 +65,7 @@ extension Watchdog {
         private var limiter: LuaStateLimiter?
         private var ended = false
 
-        init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
+        public init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
             self.grace = grace
             self.lastResort = lastResort
             pthread_mutex_init(mutex, nil)
@@ -91,14 +93,14 @@ extension Watchdog {
             mutex.deallocate()
         }
 
-        func arm(at limit: Double, limiter: LuaStateLimiter?) {
+        public func arm(at limit: Double, limiter: LuaStateLimiter?) {
             locked {
                 limitAt = limit
                 self.limiter = limiter
             }
         }
 
-        func disarm() {
+        public func disarm() {
             locked {
                 limitAt = .infinity
                 limiter = nil
@@ -106,7 +108,7 @@ extension Watchdog {
         }
 
         /// Ends the thread and waits for it (it is asleep or about to be).
-        func end() {
+        public func end() {
             let running = locked { () -> Bool in
                 defer { ended = true }
                 return !ended

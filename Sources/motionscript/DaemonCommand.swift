@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import MotionActions
 import MotionDaemon
 import MotionHost
 import MotionInput
@@ -73,6 +74,8 @@ struct DaemonCommand: ParsableCommand {
         var status: Int32 = 0
         var message: String?
         do {
+            // The one virtual keyboard and mouse of every plugin, opened before any input.
+            try options.actions.openDevice()
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
                 try HostLoop.replay(source, host: host)
@@ -99,6 +102,8 @@ struct DaemonCommand: ParsableCommand {
         } catch let error as InputError {
             (status, message) = (2, "error: \(error)")
         } catch let error as WatchError {
+            (status, message) = (1, "error: \(error)")
+        } catch let error as ActionError {
             (status, message) = (1, "error: \(error)")
         }
         router.flush()
