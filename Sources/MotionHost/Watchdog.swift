@@ -64,6 +64,23 @@ extension Watchdog {
         private var limitAt = Double.infinity
         private var limiter: LuaStateLimiter?
         private var ended = false
+        /// When the thread will look again by itself (infinity: only when signalled). Arming for
+        /// later than that, and disarming, need no wake-up: a daemon arms and disarms around
+        /// every call into every plugin, and a signal each time cost a futex call and a context
+        /// switch per plugin per frame. The thread then wakes about once per limit while calls
+        /// go on, and not at all once they stop.
+        private var waitingUntil = Double.infinity
+        private var signalCount = 0
+        /// Arms since the thread last looked, and the length of the last one: a thread that
+        /// wakes to find nothing armed lingers that long while calls go on, so the next arms
+        /// need no signal either; once none came, it sleeps until signalled.
+        private var armsSinceLook = 0
+        /// Signalled, and not looked yet: another signal would change nothing.
+        private var signalPending = false
+        private var lastLength = 0.0
+
+        /// How many times the thread was signalled so far: a test of the rule above.
+        public var signals: Int { locked(signal: { _ in false }) { signalCount } }
 
         public init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
             self.grace = grace
@@ -94,14 +111,16 @@ extension Watchdog {
         }
 
         public func arm(at limit: Double, limiter: LuaStateLimiter?) {
-            locked {
+            locked(signal: { !$0.signalPending && limit < $0.waitingUntil }) {
                 limitAt = limit
                 self.limiter = limiter
+                armsSinceLook += 1
+                lastLength = limit - Clock.monotonic()
             }
         }
 
         public func disarm() {
-            locked {
+            locked(signal: { _ in false }) {
                 limitAt = .infinity
                 limiter = nil
             }
@@ -117,10 +136,14 @@ extension Watchdog {
             pthread_join(thread, nil)
         }
 
-        private func locked<T>(_ body: () -> T) -> T {
+        private func locked<T>(signal: (WatchThread) -> Bool = { _ in true }, _ body: () -> T) -> T {
             pthread_mutex_lock(mutex)
             defer {
-                pthread_cond_signal(condition)
+                if signal(self) {
+                    signalCount += 1
+                    signalPending = true
+                    pthread_cond_signal(condition)
+                }
                 pthread_mutex_unlock(mutex)
             }
             return body()
@@ -136,6 +159,7 @@ extension Watchdog {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             while !ended {
+                signalPending = false
                 let now = Clock.monotonic()
                 if now >= limitAt + grace {
                     lastResort()  // ends the process; were it to return, the stretch is over
@@ -150,9 +174,18 @@ extension Watchdog {
                 }
                 // At most a day ahead: a limit of 1e300 s must not overflow the timespec.
                 let wakeAt = min(now >= limitAt ? limitAt + grace : limitAt, now + 86_400)
-                if limitAt.isInfinite {
+                let calls = armsSinceLook
+                armsSinceLook = 0
+                if limitAt.isInfinite && (calls == 0 || !(lastLength > 0 && lastLength < 86_400)) {
+                    waitingUntil = .infinity
                     pthread_cond_wait(condition, mutex)
+                } else if limitAt.isInfinite {
+                    let lingerUntil = now + lastLength
+                    waitingUntil = lingerUntil
+                    var until = timespec(tv_sec: Int(lingerUntil), tv_nsec: Int((lingerUntil - lingerUntil.rounded(.down)) * 1e9))
+                    pthread_cond_timedwait(condition, mutex, &until)
                 } else {
+                    waitingUntil = wakeAt
                     var until = timespec(tv_sec: Int(wakeAt), tv_nsec: Int((wakeAt - wakeAt.rounded(.down)) * 1e9))
                     pthread_cond_timedwait(condition, mutex, &until)
                 }
