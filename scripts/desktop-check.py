@@ -33,7 +33,7 @@ if daemon:
     for name in (app_a, app_b):
         with open(os.path.join(folder, f"{name.lower()}.lua"), "w") as f:
             f.write(binding(name))
-    command = [binary, "daemon", folder] + common + ["--socket", os.path.join(work, "control.sock"), "--flight-recorder", "0"]
+    command = [binary, "daemon", folder] + common + ["--socket", os.path.join(work, "control.sock")]
 else:
     script = os.path.join(work, "per-app.lua")
     with open(script, "w") as f:
@@ -110,6 +110,17 @@ if restart:
     if not any("connection lost" in l for l in stderr) or not any("connected again" in l for l in stderr):
         fail("no warning about the lost and regained connection")
     print(f"test-desktop ({provider}): the compositor restarted; the provider reconnected ({line['value']})")
+if daemon:
+    # The flight recorder kept the focus changes: its recording, replayed through the same
+    # plugins, fires the same bindings in the same order.
+    recording = os.path.join(work, "flight.evemu")
+    subprocess.run([binary, "ctl", "record", "--socket", os.path.join(work, "control.sock"), "--output", recording],
+                   check=True, stdout=subprocess.DEVNULL)
+    replay = subprocess.run([binary, "daemon", folder, "--events", recording], capture_output=True, text=True)
+    fired = [json.loads(l)["plugin"] for l in replay.stdout.splitlines() if '"name":"swipe"' in l]
+    if replay.returncode != 0 or fired != [app_a.lower(), app_b.lower(), app_a.lower()]:
+        fail(f"the flight recording replayed fired {fired} (exit {replay.returncode}): {replay.stdout}{replay.stderr}")
+    print(f"test-desktop ({provider} daemon): ctl record's recording replays the same bindings ({fired})")
 os.close(device)
 # The daemon waits for its device to come back: it stops at SIGTERM (exit 0).
 if daemon:

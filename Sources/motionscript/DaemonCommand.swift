@@ -136,7 +136,13 @@ struct DaemonCommand: ParsableCommand {
                 // One provider for the whole daemon: its socket in the hub's one wait, each
                 // change to every plugin (and to those loaded later) with one app line.
                 let focus = try app == nil ? LiveFocus.tracker(provider: appProvider, diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) })
-                    .map { tracker in try LiveFocus(tracker: tracker, device: device) { host.setFocusedApp($0) } } : nil
+                    .map { tracker in
+                        try LiveFocus(tracker: tracker, device: device) {
+                            // The flight recorder keeps it too: `ctl record` replays the live decision.
+                            service.recorder.noteFocus($0, at: Clock.monotonic())
+                            host.setFocusedApp($0)
+                        }
+                    } : nil
                 defer { focus?.close() }
                 router.flush()
                 service.ready()
