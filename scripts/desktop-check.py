@@ -5,7 +5,9 @@ switches the binding, and (given RESTART) that a compositor restart is survived.
     desktop-check.py MOTIONSCRIPT PROVIDER APP_A APP_B FOCUS_A FOCUS_B [RESTART]
 
 FOCUS_A / FOCUS_B / RESTART are shell commands (focus a window; restart the compositor and
-focus APP_A again). DESKTOP_CHECK_ARGS adds arguments to `run` (e.g. --watch). Each step
+focus APP_A again). DESKTOP_CHECK_ARGS adds arguments to `run` (e.g. --watch). With
+DESKTOP_CHECK_DAEMON=1 it runs `motionscript daemon` instead, one plugin per binding, and checks
+that each focus change is one app line for the whole daemon. Each step
 waits for the app line motionscript writes at the focus change before feeding the next swipe:
 no sleeps decide the order."""
 import json, os, queue, struct, subprocess, sys, tempfile, threading, time
@@ -13,21 +15,31 @@ import json, os, queue, struct, subprocess, sys, tempfile, threading, time
 binary, provider, app_a, app_b, focus_a, focus_b = sys.argv[1:7]
 restart = sys.argv[7] if len(sys.argv) > 7 else None
 work = tempfile.mkdtemp(prefix="test-desktop-")
-script = os.path.join(work, "per-app.lua")
-with open(script, "w") as f:
-    f.write(f'''
-for _, name in ipairs{{"{app_a}", "{app_b}"}} do
-  local swipe = motion.swipe{{fingers = 1, minDistance = 100, apps = name}}
-  motion.gesture(swipe):subscribe(function(g)
-    if g.state == "recognized" then motion.emit("swipe", {{binding = name, app = g.app.id}}) end
-  end)
-end
-''')
+daemon = os.environ.get("DESKTOP_CHECK_DAEMON") == "1"
+def binding(name):
+    return f'''
+local swipe = motion.swipe{{fingers = 1, minDistance = 100, apps = "{name}"}}
+motion.gesture(swipe):subscribe(function(g)
+  if g.state == "recognized" then motion.emit("swipe", {{binding = "{name}", app = g.app.id}}) end
+end)
+'''
 fifo = os.path.join(work, "device")
 os.mkfifo(fifo)
-proc = subprocess.Popen([binary, "run", script, "--device", fifo, "--axes", "0:1000,0:1000",
-                         "--app-provider", provider, "--dry-run"] + os.environ.get("DESKTOP_CHECK_ARGS", "").split(),
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+common = ["--device", fifo, "--axes", "0:1000,0:1000", "--app-provider", provider, "--dry-run"]
+if daemon:
+    # One plugin per binding: the one provider's changes reach both.
+    folder = os.path.join(work, "plugins")
+    os.mkdir(folder)
+    for name in (app_a, app_b):
+        with open(os.path.join(folder, f"{name.lower()}.lua"), "w") as f:
+            f.write(binding(name))
+    command = [binary, "daemon", folder] + common + ["--socket", os.path.join(work, "control.sock")]
+else:
+    script = os.path.join(work, "per-app.lua")
+    with open(script, "w") as f:
+        f.write(binding(app_a) + binding(app_b))
+    command = [binary, "run", script] + common + os.environ.get("DESKTOP_CHECK_ARGS", "").split()
+proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 lines = queue.Queue()
 threading.Thread(target=lambda: [lines.put(json.loads(l)) for l in proc.stdout], daemon=True).start()
 stderr = []
@@ -35,19 +47,23 @@ threading.Thread(target=lambda: [stderr.append(l) for l in proc.stderr], daemon=
 device = os.open(fifo, os.O_WRONLY)
 clock = time.monotonic()
 
+seen = []
 def fail(message):
     proc.kill()
-    sys.exit(f"test-desktop ({provider}): {message}\nstderr:\n{''.join(stderr)}")
+    sys.exit(f"test-desktop ({provider}): {message}\nlines seen:\n{seen[-10:]}\nstderr:\n{''.join(stderr)}")
 
-def expect_line(what, matches, timeout=20):
+def expect_line(what, matches, timeout=20, unexpected=None):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             line = lines.get(timeout=0.2)
         except queue.Empty:
             continue
+        seen.append(line)
         if matches(line):
             return line
+        if unexpected and unexpected(line):
+            fail(f"waiting for {what}: unexpected line {line}")
     fail(f"no {what} within {timeout} s")
 
 def event(type_, code, value):
@@ -71,10 +87,15 @@ def focus_then_swipe(command, name, tracking):
     subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
     expect_line(f"app line for {name}", is_app(name))
     swipe(tracking)
-    line = expect_line(f"swipe for {name}", lambda l: l.get("name") == "swipe")
+    # The daemon: one app line per change for all its plugins, none tagged with a plugin.
+    line = expect_line(f"swipe for {name}", lambda l: l.get("name") == "swipe",
+                       unexpected=(lambda l: "app" in l) if daemon else None)
+    if daemon and line.get("plugin") != name.lower():
+        fail(f"focused {name}, the plugin {line.get('plugin')} fired")
     if line["value"]["binding"] != name or line["value"]["app"].lower() != name.lower():
         fail(f"focused {name}, the swipe fired {line['value']}")
-    print(f"test-desktop ({provider}{' ' + os.environ['DESKTOP_CHECK_ARGS'] if os.environ.get('DESKTOP_CHECK_ARGS') else ''}): {name} focused: its binding fired ({line['value']})")
+    mode = " daemon" if daemon else (" " + os.environ["DESKTOP_CHECK_ARGS"] if os.environ.get("DESKTOP_CHECK_ARGS") else "")
+    print(f"test-desktop ({provider}{mode}): {name} focused: its binding fired ({line['value']})")
 
 focus_then_swipe(focus_a, app_a, 1)
 focus_then_swipe(focus_b, app_b, 2)
@@ -89,7 +110,21 @@ if restart:
     if not any("connection lost" in l for l in stderr) or not any("connected again" in l for l in stderr):
         fail("no warning about the lost and regained connection")
     print(f"test-desktop ({provider}): the compositor restarted; the provider reconnected ({line['value']})")
+if daemon:
+    # The flight recorder kept the focus changes: its recording, replayed through the same
+    # plugins, fires the same bindings in the same order.
+    recording = os.path.join(work, "flight.evemu")
+    subprocess.run([binary, "ctl", "record", "--socket", os.path.join(work, "control.sock"), "--output", recording],
+                   check=True, stdout=subprocess.DEVNULL)
+    replay = subprocess.run([binary, "daemon", folder, "--events", recording], capture_output=True, text=True)
+    fired = [json.loads(l)["plugin"] for l in replay.stdout.splitlines() if '"name":"swipe"' in l]
+    if replay.returncode != 0 or fired != [app_a.lower(), app_b.lower(), app_a.lower()]:
+        fail(f"the flight recording replayed fired {fired} (exit {replay.returncode}): {replay.stdout}{replay.stderr}")
+    print(f"test-desktop ({provider} daemon): ctl record's recording replays the same bindings ({fired})")
 os.close(device)
+# The daemon waits for its device to come back: it stops at SIGTERM (exit 0).
+if daemon:
+    proc.terminate()
 proc.wait(timeout=20)
 if proc.returncode != 0:
     fail(f"exit {proc.returncode}")

@@ -27,7 +27,10 @@ public enum HostLoop {
     /// Live input until SIGINT/SIGTERM (or the end of every device given by path): frames go to
     /// every plugin as they come, scheduled work runs on time, and the folder's changes load,
     /// reload and unload plugins between frames. Returns why input ended.
-    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?) throws -> String {
+    /// `focus`: the desktop provider (its socket already in the hub's wait), polled when a
+    /// reconnection falls due.
+    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
+                               focus: LiveFocus? = nil) throws -> String {
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         if let watcher {
             host.onPluginsChanged = { [unowned host] in watcher.watch(host.watchedFiles) }
@@ -45,10 +48,12 @@ public enum HostLoop {
         defer { if let token { hub?.unwatch(token) } }
         if token != nil { interval = nil }
         let loop = LiveLoop(device: device)
+        loop.hostDue = { focus?.secondsUntilDue }
         while true {
             var wait = interval
             if let due = watcher?.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
             let step = try loop.step(host, maxWait: wait)
+            try focus?.pollIfDue()
             host.router.flush()
             if case .end(let reason) = step {
                 host.finish()

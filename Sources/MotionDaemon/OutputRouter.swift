@@ -1,8 +1,9 @@
+import MotionGestures
 import MotionHost
 import MotionLua
 
 /// The daemon's one output: every plugin's lines, each tagged `"plugin":"NAME"` right after its
-/// time, the plugins' lifecycle lines, and the diagnostics (stderr, each starting with the
+/// time, the plugins' lifecycle lines, one untagged app line per focus change, and the diagnostics (stderr, each starting with the
 /// plugin's name, also kept in `log` for `ctl logs`). Where the bytes go is the `Destination`:
 /// a blocking sink for a replay (deterministic: nothing dropped), a bounded writer for live
 /// input (a reader that stops reading never stalls the plugins), or memory for tests.
@@ -70,6 +71,16 @@ public final class OutputRouter {
             writer.string(String(error.prefix { $0 != "\n" }))
         }
         writer.raw("}\n")
+        scratch.removeAll(keepingCapacity: true)
+        writer.withBytes { scratch.append(contentsOf: $0) }
+        deliver()
+    }
+
+    /// `{"t":…,"app":{…}}` (or `"app":null`): the focused application changed. One line for the
+    /// whole daemon, untagged, since every plugin sees the same focus.
+    public func app(t: Double, _ app: AppInfo?) {
+        writer.reset()
+        writer.appLine(t: t, app: AppFunctions.value(of: app))
         scratch.removeAll(keepingCapacity: true)
         writer.withBytes { scratch.append(contentsOf: $0) }
         deliver()

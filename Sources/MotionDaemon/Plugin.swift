@@ -47,6 +47,8 @@ public final class Plugin {
         options.scriptArguments = []
         pipeline = ReloadingPipeline(options, output: output)
         pipeline.keepsFailingCallbacks = true
+        // The host writes one app line per focus change for the whole daemon (`PluginHost.setFocusedApp`).
+        pipeline.writesFocusChanges = false
         pipeline.onCallbackError = { [unowned self] error in callbackFailed(error) }
         // The lifecycle line comes before every line of the version it announces.
         pipeline.willSwap = { [unowned self] in
@@ -116,6 +118,13 @@ public final class Plugin {
             return
         }
         bounded(runtime) { try pipeline.handle(frame) }
+    }
+
+    /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
+    /// subscribers run); also when not running: the next version starts from it.
+    func setFocusedApp(_ app: AppInfo?) {
+        guard state == .running, let runtime = pipeline.runtime else { return pipeline.setFocusedApp(app) }
+        bounded(runtime) { pipeline.setFocusedApp(app) }
     }
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }

@@ -36,6 +36,11 @@ public final class PluginHost: LiveTarget {
     /// Called after plugins loaded, reloaded or unloaded (the watcher's file list changes).
     public var onPluginsChanged: (() -> Void)?
 
+    /// The focused application last reported (a provider's change or an event file's app line);
+    /// nil: none yet. A plugin loaded later starts from it. Unused with `--app` (`options.app`),
+    /// which every plugin's pipeline fixes itself.
+    public private(set) var focusedApp: AppInfo??
+
     public init(folder: ConfigFolder, options: RunOptions, router: OutputRouter, defaults: PluginLimits = PluginLimits()) {
         self.folder = folder
         self.options = options
@@ -65,6 +70,7 @@ public final class PluginHost: LiveTarget {
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
         plugin.watchdog = watchdog
         plugin.hangRecord = hangRecord
+        if case .some(let app) = focusedApp { plugin.pipeline.setFocusedApp(app) }
         plugins.append(plugin)
         plugins.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
         load(plugin)
@@ -122,10 +128,29 @@ public final class PluginHost: LiveTarget {
         return Array(Set(files)).sorted()
     }
 
+    /// A desktop provider's focus change (live): one app line for the whole daemon, then every
+    /// plugin hears it (each plugin's runtime writes none: `Plugin` turns that off).
+    public func setFocusedApp(_ app: AppInfo?) {
+        guard noteFocus(app, at: now) else { return }
+        for plugin in plugins { plugin.setFocusedApp(app) }
+        router.flush()
+    }
+
+    /// Records a focus change and writes its line; false when nothing changed or `--app` fixed it.
+    private func noteFocus(_ app: AppInfo?, at t: Double) -> Bool {
+        guard options.app == nil else { return false }
+        if case .some(let known) = focusedApp, known == app { return false }
+        focusedApp = .some(app)
+        router.app(t: t, app)
+        return true
+    }
+
     // MARK: LiveTarget
 
     public func handle(_ frame: Frame) {
         time = max(time, frame.t)
+        // An event file's app line: its one line here; the plugins take it from the frame.
+        if let change = frame.focus { _ = noteFocus(change.app, at: frame.t) }
         // The service's emergency-stop gesture sees every frame, paused or not.
         onFrame?(frame)
         for plugin in plugins {

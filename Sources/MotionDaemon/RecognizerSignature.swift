@@ -32,17 +32,36 @@ enum RecognizerSignature {
 }
 
 /// Bindings two plugins share: reported when a plugin loads, naming both (a double binding
-/// would otherwise act twice, silently).
+/// would otherwise act twice, silently). Bindings for applications that cannot both have the
+/// focus (`apps =`: different names, or one's names all excluded by the other) do not conflict:
+/// a gesture per application in a plugin per application is the point of `apps =`.
 enum ConflictCheck {
     /// For each gesture `plugin` binds that another running plugin binds too: (gesture, other).
     static func conflicts(of plugin: Plugin, among plugins: [Plugin]) -> [(gesture: String, other: String)] {
         guard let runtime = plugin.runtime else { return [] }
-        let mine = Set(runtime.dispatcher.recognizers.compactMap(RecognizerSignature.conflictKey))
+        let mine = bindings(runtime.dispatcher.recognizers)
         var found: [(String, String)] = []
         for other in plugins where other !== plugin {
-            guard let theirs = other.runtime?.dispatcher.recognizers.compactMap(RecognizerSignature.conflictKey) else { continue }
-            for key in Set(theirs).intersection(mine).sorted() { found.append((key, other.name)) }
+            guard let recognizers = other.runtime?.dispatcher.recognizers else { continue }
+            let shared = Set(bindings(recognizers).flatMap { theirs in
+                mine.filter { $0.key == theirs.key && mayShareFocus($0.apps, theirs.apps) }.map(\.key)
+            })
+            for key in shared.sorted() { found.append((key, other.name)) }
         }
         return found
+    }
+
+    private static func bindings(_ recognizers: [GestureRecognizer]) -> [(key: String, apps: AppFilter?)] {
+        recognizers.compactMap { r in RecognizerSignature.conflictKey(r).map { ($0, r.apps) } }
+    }
+
+    /// Whether some focused application could be admitted by both filters. Names are compared
+    /// as written: an app matching one name by its id and another by its class is not foreseen.
+    static func mayShareFocus(_ a: AppFilter?, _ b: AppFilter?) -> Bool {
+        guard let a, let b else { return true }
+        if !a.included.isEmpty, !b.included.isEmpty, Set(a.included).isDisjoint(with: b.included) { return false }
+        if !a.included.isEmpty, Set(a.included).isSubset(of: b.excluded) { return false }
+        if !b.included.isEmpty, Set(b.included).isSubset(of: a.excluded) { return false }
+        return true
     }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import MotionActions
 import MotionControl
 import MotionDaemon
+import MotionDesktop
 import MotionHost
 import MotionInput
 import MotionLua
@@ -38,6 +39,12 @@ struct DaemonCommand: ParsableCommand {
             help: ArgumentHelp("Seconds of raw input the flight recorder keeps per device for `ctl record` and `ctl scenario` (0 = off).", valueName: "seconds"))
     var flightRecorder: Double = 60
 
+    @Option(help: "The focused application for every plugin (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
+    var app: String?
+
+    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    var appProvider: String?
+
     func validate() throws {
         guard flightRecorder >= 0, flightRecorder.isFinite else { throw ValidationError("--flight-recorder must be >= 0 seconds, got \(flightRecorder)") }
         guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
@@ -46,6 +53,14 @@ struct DaemonCommand: ParsableCommand {
         }
         if events != nil && !live.device.isEmpty { throw ValidationError("use --events or --device, not both") }
         try live.validate(live: events == nil)
+        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        if let appProvider {
+            guard FocusProviderChoice.names.contains(appProvider) else {
+                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+            }
+            if events != nil { throw ValidationError("--app-provider is for live input (a replay's focused application comes from its app lines or --app)") }
+            if app != nil { throw ValidationError("use --app or --app-provider, not both") }
+        }
     }
 
     /// Live input when no --events: the devices asked for, or touchpads and touchscreens.
@@ -64,6 +79,7 @@ struct DaemonCommand: ParsableCommand {
         var options = RunOptions(scriptPath: "")
         options.input = try live.inputOptions()
         options.grab = live.grab
+        options.app = app
         options.actions = live.actionHost(live: isLive)
         // A plugin reading stdin would block every plugin: it reads end-of-file at once instead.
         let null = open("/dev/null", O_RDONLY)
@@ -117,10 +133,21 @@ struct DaemonCommand: ParsableCommand {
                 // Loaded here (runLive's own loadAll then finds them loaded) so READY=1 follows the loading.
                 host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
                 host.loadAll()
+                // One provider for the whole daemon: its socket in the hub's one wait, each
+                // change to every plugin (and to those loaded later) with one app line.
+                let focus = try app == nil ? LiveFocus.tracker(provider: appProvider, diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) })
+                    .map { tracker in
+                        try LiveFocus(tracker: tracker, device: device) {
+                            // The flight recorder keeps it too: `ctl record` replays the live decision.
+                            service.recorder.noteFocus($0, at: Clock.monotonic())
+                            host.setFocusedApp($0)
+                        }
+                    } : nil
+                defer { focus?.close() }
                 router.flush()
                 service.ready()
                 let watcher = try ConfigWatcher(folder: folder)
-                let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
+                let reason = try HostLoop.runLive(device, host: host, watcher: watcher, focus: focus)
                 router.diagnostic(nil, reason)
             }
         } catch let error as InputError {

@@ -1,5 +1,6 @@
 import XCTest
 import MotionControl
+import MotionGestures
 import MotionInput
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,36 @@ final class FlightRecorderTests: XCTestCase {
         XCTAssertEqual(ring.events(since: 0).map(\.value), [2, 0, 3, 0])
         // A window: only what lies in it, from a frame boundary.
         XCTAssertEqual(ring.events(since: 1_025_000).map(\.value), [3, 0])
+    }
+
+    /// Focus changes go into the recording as app comments, where they happened among the
+    /// events: the focus at the window's start first, then each before the event it precedes.
+    func testARecordingCarriesTheFocusChangesAmongItsEvents() throws {
+        let recorder = FlightRecorder(seconds: 10)
+        recorder.noteFocus(AppInfo(id: "old"), at: 1)
+        recorder.noteFocus(AppInfo(id: "firefox"), at: 2)
+        recorder.noteFocus(AppInfo(id: "foot", title: "sh"), at: 5.005)
+        recorder.noteFocus(nil, at: 5.02)
+        // 'old' lies before the window's start (15 - 10 s) behind a later change: dropped.
+        recorder.noteFocus(AppInfo(id: "kitty"), at: 15)
+        XCTAssertEqual(recorder.focusChanges.map { $0.app?.id ?? "null" }, ["firefox", "foot", "null", "kitty"])
+        var d = DeviceDescription()
+        d.name = "Test Pad"
+        d.add(type: 3, code: 0)
+        d.absinfo[0] = AbsInfo(minimum: 0, maximum: 1000)
+        let path = NSTemporaryDirectory() + "focus-\(getpid()).evemu"
+        defer { unlink(path) }
+        let writer = try EvemuWriter(path: path, device: d, keptKind: nil)
+        let events = [InputEventRecord(sec: 5, usec: 0, type: 3, code: 0, value: 100), InputEventRecord(sec: 5, usec: 0, type: 0, code: 0, value: 0),
+                      InputEventRecord(sec: 5, usec: 10_000, type: 3, code: 0, value: 200), InputEventRecord(sec: 5, usec: 10_000, type: 0, code: 0, value: 0)]
+        try FlightRecorder.write(events, focus: recorder.focusChanges, to: writer)
+        try writer.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("E:") || $0.hasPrefix("# motionscript:") }
+        XCTAssertEqual(lines.map { $0.hasPrefix("E:") ? "E" : String($0) }, [
+            #"# motionscript: {"app":{"id":"firefox"}}"#, "E", "E",
+            #"# motionscript: {"app":{"id":"foot","title":"sh"}}"#, "E", "E",
+        ])
     }
 
     func testTheScenarioScriptRunsEachPluginWithGlobalsOfItsOwn() {

@@ -113,6 +113,22 @@ import MotionGestures
         #expect(host.lines(of: "a").last == #"{"t":0.05,"plugin":"a","status":"reloaded","version":2}"#)
     }
 
+    @Test func theSameSwipeForApplicationsThatCannotBothHaveTheFocusIsNoConflict() throws {
+        let swipe = { (apps: String) in #"motion.gesture(motion.swipe{fingers = 3, direction = "left", apps = \#(apps)}):emit("s")"# }
+        let config = TestConfig([
+            "a.lua": swipe(#""firefox""#),
+            "b.lua": swipe(#"{"foot", "kitty"}"#),
+            "c.lua": swipe(#"{"!firefox", "!foot", "!kitty"}"#),
+            "d.lua": swipe(#""!chromium""#),
+        ])
+        let (host, diagnostics) = config.host()
+        host.loadAll()
+        // d admits firefox, foot and kitty: it shares each of a, b and c's applications.
+        #expect(diagnostics.lines == ["d: warning: swipe fingers=3 direction=left is also bound by the plugin a: both act on it",
+                                      "d: warning: swipe fingers=3 direction=left is also bound by the plugin b: both act on it",
+                                      "d: warning: swipe fingers=3 direction=left is also bound by the plugin c: both act on it"])
+    }
+
     @Test func twoPluginsBindingTheSameSwipeAreReported() throws {
         let config = TestConfig([
             "a.lua": #"motion.gesture(motion.swipe{fingers = 3, direction = "left"}):emit("a")"#,

@@ -46,6 +46,9 @@ public final class ReloadingPipeline: LiveTarget {
     /// The focused application a live provider reported last (nil: none reported yet): every
     /// version loaded starts from it.
     public private(set) var focusedApp: AppInfo??
+    /// Whether every version writes its focus changes as app lines (`LuaRuntime.writesFocusChanges`);
+    /// the daemon writes one line per change for all its plugins instead.
+    public var writesFocusChanges = true
 
     /// A live provider's focus change: to the running version, and to every later one.
     public func setFocusedApp(_ app: AppInfo?) {
@@ -86,6 +89,7 @@ public final class ReloadingPipeline: LiveTarget {
         if resume > 0 { candidate.dispatcher.advance(to: resume) }
         Runner.setScreen(of: candidate, options.input, source: screenSource)
         Runner.fixApp(of: candidate, options)
+        candidate.writesFocusChanges = writesFocusChanges
         if case .some(let app) = focusedApp { candidate.setFocusedApp(app) }
         candidate.setTimeout(options.timeout)
         do {
