@@ -75,6 +75,25 @@ import Glibc
         #expect(rig.output.lines == [#"{"t":0.5,"name":"late","value":4}"#])
     }
 
+    /// A stall (the host busy, a reload): a frame already waiting is handled before what fell
+    /// due after it, so output times never go back and a tap's lift counts before its interval.
+    @Test func inputAlreadyWaitingComesBeforeWhatFellDueAfterIt() throws {
+        let rig = try Rig("""
+            motion.pointers():map(function(p) return p.phase end):emit("now")
+            motion.pointers():filter(function(p) return p.phase == "down" end):delay(0.2)
+              :map(function(p) return p.id end):emit("late")
+            """)
+        rig.now = 1000.0
+        rig.down(1000.0, id: 4, x: 10, y: 10)
+        #expect(try rig.step() == .frame)
+        rig.lift(1000.1)
+        rig.now = 1000.5
+        #expect(try rig.step() == .frame)
+        #expect(try rig.quietStep() == .due)
+        #expect(rig.output.lines == [#"{"t":0,"name":"now","value":"down"}"#, #"{"t":0.1,"name":"now","value":"up"}"#,
+                                     #"{"t":0.2,"name":"late","value":4}"#])
+    }
+
     @Test func aLoneTapIsDecidedWhenTheDoubleTapsIntervalRunsOut() throws {
         let rig = try Rig("""
             local double = motion.tap{taps = 2}

@@ -60,6 +60,19 @@ public final class LiveLoop {
     /// takes) for a frame or the next due time.
     public func step(_ target: LiveTarget, maxWait: Double? = nil) throws -> Step {
         if let due = target.nextDueTime, let now = device.inputTimeNow(), due <= now {
+            // Input that is already waiting (read and queued, or still in the kernel after a
+            // stall) comes first: handling a frame runs what fell due before it, in time order.
+            // Otherwise a tap would be decided by its interval before its own lift, already
+            // there to read, and output times would go back.
+            switch try device.nextFrame(timeout: 0) {
+            case .frame(let frame):
+                try target.handle(frame)
+                return .frame
+            case .end(let reason):
+                return .end(reason)
+            case .timeout:
+                break
+            }
             // Each due time in order; bounded, since a zero delay that feeds itself never ends
             // (the runtime's time limit stops that one).
             var steps = 0
