@@ -20,7 +20,7 @@ import threading
 import time
 
 try:
-    from evdev import InputDevice, ecodes as e, list_devices
+    from evdev import InputDevice, ecodes as e
 except ImportError:
     print("SKIP: python3-evdev is not installed")
     sys.exit(77)
@@ -122,18 +122,10 @@ def grab_free(path):
 
 
 def virtual_device(timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for path in list_devices():
-            try:
-                candidate = InputDevice(path)
-            except OSError:
-                continue
-            if candidate.name == VIRTUAL:
-                return candidate
-            candidate.close()
-        time.sleep(0.05)
-    fail(f"no input device named '{VIRTUAL}' appeared")
+    device = livecheck.find_device(VIRTUAL, timeout)
+    if device is None:
+        fail(f"no input device named '{VIRTUAL}' appeared")
+    return device
 
 
 def swipe(touch, tracking):
