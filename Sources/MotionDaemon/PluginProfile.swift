@@ -1,3 +1,5 @@
+import MotionLua
+
 /// The standard library a plugin runs in: the whole of it, less what does not fit a host that
 /// runs all day for several plugins at once (README "Plugins", docs/daemon.md):
 ///
@@ -39,12 +41,7 @@ public enum PluginProfile {
           if file ~= nil then error("io.input(file) is not available to a plugin (" .. plugin .. ")", 2) end
           return input()
         end
-        package.loadlib = refuse("package.loadlib")
-        package.searchers[4] = nil
-        package.searchers[3] = nil
-        package.cpath = ""
-        debug = nil
-        package.loaded.debug = nil
+        \(NoNativeCode.source)
         print = function(...)
           local n = select("#", ...)
           stderr:write(plugin, ": ")

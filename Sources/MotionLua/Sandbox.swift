@@ -41,12 +41,7 @@ enum Sandbox {
           if file ~= nil then error("io.output(file) is not available in the sandbox", 2) end
           return output()
         end
-        package.loadlib = refuse("package.loadlib")
-        package.searchers[4] = nil
-        package.searchers[3] = nil
-        package.cpath = ""
-        debug = nil
-        package.loaded.debug = nil
+        \(NoNativeCode.source)
         """
 
     static func install(on lua: Lua) { Prelude.run(source, on: lua) }
