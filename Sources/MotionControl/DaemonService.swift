@@ -202,10 +202,7 @@ public final class DaemonService: ControlTarget {
 
     public func controlRecord(lastSeconds: Double, to path: String) throws -> ControlRecording {
         let written = try recorder.write(lastSeconds: lastSeconds, to: path)
-        if !written.left.isEmpty {
-            host.router.diagnostic(nil, "warning: record wrote \(written.device) only; \(written.left.joined(separator: ", ")) also had input (one device a recording)")
-        }
-        return ControlRecording(path: path, devices: 1, events: written.events, seconds: min(lastSeconds, recorder.seconds))
+        return ControlRecording(path: path, devices: written.devices.count, events: written.events, seconds: min(lastSeconds, recorder.seconds))
     }
 
     public func controlScenario(name: String, lastSeconds: Double, into directory: String) throws -> [String] {

@@ -60,7 +60,7 @@ public final class LiveDeviceSet {
     private var originMicroseconds: Int64 = 0
     private var pathsOpened = 0
     private var lastReason = "end of input"
-    private var nextFreshId = 1_000_000
+    private var tagger = DeviceFrameTagger()
     private var ending = false
     private let controlPipe: [Int32]
     private var closed = false
@@ -419,26 +419,13 @@ public final class LiveDeviceSet {
             origin = device.timeOrigin
             originMicroseconds = device.timeOriginMicroseconds ?? 0
         }
-        // Whole microseconds, so t stays the correctly rounded decimal the decoder gives.
         let offset = (device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
-        let t = offset == 0 ? frame.t : Double(Int64((frame.t * 1_000_000).rounded()) &+ offset) / 1_000_000
-        frame.t = t
-        let tag = members[i].tag
-        for k in frame.events.indices {
-            let raw = frame.events[k].id
-            var id = members[i].ids[raw] ?? raw
-            if frame.events[k].phase == .down {
-                let taken = members.indices.contains { j in j != i && members[j].ids.values.contains(id) }
-                if taken {
-                    id = nextFreshId
-                    nextFreshId += 1
-                }
-                members[i].ids[raw] = id
-            }
-            frame.events[k].id = id
-            frame.events[k].t = t
-            frame.events[k].device = tag
-            if frame.events[k].phase == .up || frame.events[k].phase == .cancel { members[i].ids[raw] = nil }
+        // Taken out while tagging, so the other members can be looked at meanwhile.
+        var ids = members[i].ids
+        members[i].ids = [:]
+        tagger.tag(&frame, t: DeviceFrameTagger.shifted(frame.t, by: offset), device: members[i].tag, ids: &ids) { id in
+            members.contains { $0.ids.values.contains(id) }
         }
+        members[i].ids = ids
     }
 }
