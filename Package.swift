@@ -64,12 +64,12 @@ let package = Package(
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // The plugin host (`motionscript daemon`): a folder of plugins, each in a Lua state of
         // its own, reloaded alone; its output router and config watcher.
-        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures"]),
+        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionCheck"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures"]),
+        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
         // `motionscript check`: what can be known about plugins before a gesture happens.
-        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions"]),
+        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions", "MotionGestures"]),
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
@@ -83,8 +83,8 @@ let package = Package(
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionInput", "MotionGestures"],
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionCheck", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
