@@ -86,7 +86,9 @@ public final class PluginHost: LiveTarget {
 
     private func reportConflicts(of plugin: Plugin) {
         for (gesture, other) in ConflictCheck.conflicts(of: plugin, among: plugins) {
-            router.diagnostic(plugin.name, "warning: \(gesture) is also bound by the plugin \(other): both act on it")
+            let line = "warning: \(gesture) is also bound by the plugin \(other): both act on it"
+            router.diagnostic(plugin.name, line)
+            plugin.findings.append(line)
         }
     }
 
