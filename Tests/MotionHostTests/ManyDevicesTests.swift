@@ -37,6 +37,10 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         let record = try motionscript("record", "--device", "/nonexistent/a", "--device", "/nonexistent/b", "--axes", "0:9,0:9", "--axes", "0:9,0:9")
         #expect(record.status == 2)
         #expect(record.stderr == "error: --axes was given twice; it takes one value (only --device may repeat)\n")
+        // The daemon reads several devices too (was: refused as an option given twice).
+        let daemon = try motionscript("daemon", "examples/plugins", "--device", "/nonexistent/a", "--device", "/nonexistent/b", "--events", "x.jsonl")
+        #expect(daemon.status == 2)
+        #expect(daemon.stderr.contains("use --events or --device, not both"), "\(daemon.stderr)")
         let s = try motionscript("run", "examples/drag.lua", "--device", "/nonexistent/a", "--device", "/nonexistent/b")
         #expect(s.status == 2)
         #expect(s.stderr.contains("/nonexistent/a: no such device"))
