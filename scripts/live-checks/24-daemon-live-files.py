@@ -121,7 +121,7 @@ def tap(x, plugins):
     return since
 
 
-startup = wait_status("c", "loaded", 0)
+wait_status("c", "loaded", 0)
 expect(lifecycle() == [("a", "loaded", 1), ("b", "loaded", 1), ("c", "loaded", 1)], f"start-up: {lifecycle()}")
 
 # Tap 1: every plugin acts; b holds shift from its touch on.
@@ -143,7 +143,7 @@ print("ok: a new file loads that plugin only, which acts on the next tap")
 # An edited plugin: reloaded, alone; the others go on.
 mark = len(ms.lines)
 save("a.lua", phases("a2"))
-reload_a = wait_status("a", "reloaded", mark)
+wait_status("a", "reloaded", mark)
 n = tap(300, ["a2", "b", "c", "d"])
 expect(lifecycle(mark) == [("a", "reloaded", 2)], f"editing a.lua: {lifecycle(mark)}")
 expect(values("a1", n) == [] and values("a2", n) == ["down 300.0", "up 300.0"], f"a after its edit: {ms.lines[n:]}")
