@@ -73,7 +73,6 @@ let package = Package(
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
-                           "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MotionControl
-import MotionGestures
 import MotionHost
 #if canImport(Glibc)
 import Glibc
@@ -183,14 +182,10 @@ struct CtlMonitor: ParsableCommand {
         defer { client.close() }
         var arguments: [String: JSONValue] = ["recognizers": .bool(recognizers)]
         if let plugin { arguments["plugin"] = .string(plugin) }
-        _ = try CtlConnection.checked(try CtlConnection.guarded { try client.request("monitor", arguments) })
-        // An output line goes out byte for byte as the daemon wrote it: `{"id":…,"line":LINE}`.
+        let answer = try CtlConnection.checked(try CtlConnection.guarded { try client.request("monitor", arguments) })
+        let lines = MonitorLines(id: answer["id"] ?? .null, json: json)
         while let raw = try CtlConnection.guarded({ try client.readRawLine() }) {
-            if let start = raw.range(of: ",\"line\":"), raw.hasSuffix("}") {
-                print(raw[start.upperBound..<raw.index(before: raw.endIndex)])
-            } else if let state = (try? JSONValue.parse(raw))?["recognizerState"] {
-                print(json ? state.jsonText : RecognizerReport(json: state)?.line ?? state.jsonText)
-            }
+            if let text = lines.text(for: raw) { print(text) }
             fflush(nil)
         }
     }

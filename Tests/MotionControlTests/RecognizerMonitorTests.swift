@@ -104,4 +104,24 @@ final class RecognizerMonitorTests: XCTestCase {
         XCTAssertTrue(recognizers().allSatisfy { $0.observer == nil })
         lines.close()
     }
+
+    /// What `ctl monitor` prints. A recognizer's line has a "line" of its own (the script line):
+    /// it was once taken for an output line and printed from there on (seen in live check 23).
+    func testCtlPrintsOutputLinesAsWrittenAndRecognizerLinesReadably() throws {
+        let report = RecognizerReport(t: 3.12, plugin: "swipes", recognizer: "swipe#2", kind: "swipe", options: ["fingers=3"],
+                                      site: SourceLocation(file: "/c/swipes.lua", line: 7), state: "failed", reason: "tooShort",
+                                      value: 12, limit: 20, unit: "units", text: "too short 12 < 20 units")
+        let recognizerLine = #"{"id":1,"recognizerState":"# + report.json.jsonText + "}"
+        XCTAssertTrue(recognizerLine.contains(#","line":7"#))
+        let readable = MonitorLines(id: .number(1), json: false)
+        XCTAssertEqual(readable.text(for: recognizerLine), "3.120 swipes.lua:7 swipe#2(fingers=3) failed: too short 12 < 20 units")
+        XCTAssertEqual(readable.text(for: #"{"id":1,"line":{"t":2,"plugin":"swipes","action":"keys","keys":"a"}}"#),
+                       #"{"t":2,"plugin":"swipes","action":"keys","keys":"a"}"#)
+        XCTAssertNil(readable.text(for: #"{"id":1,"log":{"text":"x"}}"#))
+        let json = MonitorLines(id: .number(1), json: true)
+        let object = try JSONValue.parse(try XCTUnwrap(json.text(for: recognizerLine)))
+        XCTAssertEqual(object["reason"], .string("tooShort"))
+        XCTAssertEqual(object["line"], .number(7))
+        XCTAssertEqual(RecognizerReport(json: object), report)
+    }
 }

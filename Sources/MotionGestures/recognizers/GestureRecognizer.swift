@@ -336,7 +336,8 @@ open class GestureRecognizer {
     /// reported (stamped with that time), and when `other` begins or is recognized this gesture
     /// fails (or is cancelled) and its pointers are ignored until they lift.
     open func require(toFail other: GestureRecognizer) {
-        let listener = other.addListener { [unowned self] otherValue in
+        // `other` holds this closure: it names itself unowned, or the two would keep each other.
+        let listener = other.addListener { [unowned self, unowned other] otherValue in
             switch otherValue.state {
             case .failed:
                 releaseHeld(at: otherValue.t, rival: other)

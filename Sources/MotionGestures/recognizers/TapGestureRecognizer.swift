@@ -77,7 +77,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     /// Waits for `other` to fail before recognizing (see the type's documentation).
     public override func require(toFail other: GestureRecognizer) {
-        let listener = other.addListener { [unowned self] otherValue in
+        // `other` holds this closure: it names itself unowned, or the two would keep each other.
+        let listener = other.addListener { [unowned self, unowned other] otherValue in
             guard let pending = waiting else { return }
             switch otherValue.state {
             case .failed:
