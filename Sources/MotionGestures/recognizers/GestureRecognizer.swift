@@ -63,6 +63,10 @@ open class GestureRecognizer {
     public var creationSite: SourceLocation?
     /// The last event told to the observer: a `changed` is told once after `began`, not per frame.
     private var lastTold: RecognizerChange.Event?
+    /// The input time of the last touch told as turned away by `devices =` (once per frame).
+    private var lastFilteredTell = -Double.infinity
+    /// The reason `write(state:because:)` hands to `write(state:)` for its call (only while observed).
+    private var pendingReason: RecognizerReason?
 
     /// A listener kept in a concrete struct: called as written, not through a thunk that passes
     /// each snapshot the way a generic function type would.
@@ -146,7 +150,7 @@ open class GestureRecognizer {
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
                       index(of: event.id) == nil, element.contains(event.point) else { continue }
                 guard accepts(event.device) else {
-                    if observer != nil, pointers.isEmpty { tellFiltered(event.device, at: frame.t) }
+                    if observer != nil { tellFiltered(event.device, at: frame.t) }
                     continue
                 }
                 // A gesture begins with its first pointer: `apps =` is decided then, and a touch
@@ -192,14 +196,21 @@ open class GestureRecognizer {
         peakPointers = max(peakPointers, pointers.count + lifted.count)
         if let fingers, !isIgnoringUntilLift, peakPointers > fingers {
             // More fingers than this gesture is made with: it cannot be this gesture.
-            abandon(because: observer == nil ? nil
-                : RecognizerReason(.tooManyFingers, value: Double(peakPointers), limit: Double(fingers), unit: .fingers))
+            abandonForExtraFingers(fingers)
         }
         if isIgnoringUntilLift {
             if pointers.isEmpty { isIgnoringUntilLift = false }
             return
         }
         process(t: frame.t)
+    }
+
+    /// More fingers than `fingers = N` went down. Apart from `handle(_:)`, whose every frame
+    /// should not carry the reason's making.
+    @inline(never)
+    private func abandonForExtraFingers(_ fingers: Int) {
+        abandon(because: observer == nil ? nil
+            : RecognizerReason(.tooManyFingers, value: Double(peakPointers), limit: Double(fingers), unit: .fingers))
     }
 
     /// Gives up on the current gesture: cancelled if active, failed otherwise, and its pointers
@@ -289,11 +300,20 @@ open class GestureRecognizer {
     /// Subclasses clear their per-gesture state here (called by `reset()`).
     open func didReset() {}
 
+    /// `write(state:)` with the reason the observer is told (make it only when `observer` is set:
+    /// nobody else reads it). Kept apart from `write(state:)`, which every frame of a drag calls:
+    /// that path passes no reason at all.
+    public func write(state: GestureState, because reason: RecognizerReason?) {
+        guard observer != nil else { return write(state: state) }
+        pendingReason = reason
+        write(state: state)
+        pendingReason = nil
+    }
+
     /// Writes a state and notifies every listener with the new snapshot. A final state reports
     /// the pointers the gesture had (`peakPointers`). While a failure requirement is still in
     /// progress, what would begin or recognize the gesture is held back (see `require(toFail:)`).
-    /// `reason` is for the observer (make it only when `observer` is set: nobody else reads it).
-    public func write(state: GestureState, because reason: RecognizerReason? = nil) {
+    public func write(state: GestureState) {
         value.state = state
         let isFinal = state == .ended || state == .cancelled || state == .failed || state == .recognized
         value.pointers = isFinal ? max(peakPointers, pointers.count) : pointers.count
@@ -303,7 +323,7 @@ open class GestureRecognizer {
                     // It never started for the listeners: nothing to report but the failure.
                     heldForRequirement.removeAll()
                     value.state = .failed
-                    if observer != nil { tell(.failed, reason, at: value.t) }
+                    if observer != nil { tell(.failed, pendingReason, at: value.t) }
                     listeners.forEach { $0.call(value) }
                     return
                 }
@@ -323,7 +343,7 @@ open class GestureRecognizer {
                 return
             }
         }
-        if observer != nil, let event = RecognizerChange.Event(state) { tell(event, reason, at: value.t) }
+        if observer != nil, let event = RecognizerChange.Event(state) { tell(event, pendingReason, at: value.t) }
         if let only = listeners.only {
             only.call(value)
         } else {
@@ -377,9 +397,12 @@ open class GestureRecognizer {
         observer.recognizer(self, changed: RecognizerChange(event, reason: reason, at: t))
     }
 
-    /// A touch from a device `devices =` does not admit.
+    /// A touch from a device `devices =` does not admit: told once per frame (the fingers of a
+    /// touch often go down together), while the recognizer follows no touch.
     @inline(never)
     private func tellFiltered(_ device: PointerDevice?, at t: Double) {
+        guard pointers.isEmpty, lastFilteredTell != t else { return }
+        lastFilteredTell = t
         let seen = device.map { "\($0.kind) \"\($0.name)\"" }
         tell(.ignored, RecognizerReason(.deviceFiltered, detail: seen, expected: devices?.joined(separator: ",")), at: t)
     }

@@ -234,8 +234,11 @@ private func moved(_ t: Double, _ n: Int, dx: Double, dy: Double = 0, phase: Poi
         let explained = Explained()
         input.recognizerObserver = explained
         let screen = PointerDevice(name: "ELAN Touchscreen", kind: "touchscreen")
-        input.dispatch(Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 10, y: 10, device: screen)]))
-        input.dispatch(Frame(t: 0.1, events: [PointerEvent(t: 0.1, id: 1, phase: .up, x: 10, y: 10, device: screen)]))
+        // Two fingers at once: one line for the touch, not one per finger.
+        input.dispatch(Frame(t: 0, events: [PointerEvent(t: 0, id: 1, phase: .down, x: 10, y: 10, device: screen),
+                                            PointerEvent(t: 0, id: 2, phase: .down, x: 20, y: 10, device: screen)]))
+        input.dispatch(Frame(t: 0.1, events: [PointerEvent(t: 0.1, id: 1, phase: .up, x: 10, y: 10, device: screen),
+                                              PointerEvent(t: 0.1, id: 2, phase: .up, x: 20, y: 10, device: screen)]))
         #expect(explained.lines == [
             #"0.000 swipe#1(fingers=1, devices=touchpad) ignored: device touchscreen "ELAN Touchscreen" filtered by devices=touchpad"#,
             "0.000 swipe#2(fingers=1) ignored: app kitty not matching apps=firefox",
