@@ -5,7 +5,7 @@ import MotionGestures
 /// on the stack at that moment, innermost first (`local swipe3 = motion.swipe{…}` is line 1's,
 /// `left = makeSwipe("left")` a caller's). The whole stack is recorded only when
 /// `LuaRuntime.recordsCreationSites` is on (`plot`): a picture names a recognizer after the
-/// variable it was assigned to (see RecognizerNames in MotionHost). The innermost line is
+/// variable it was assigned to (see RecognizerNames in MotionPlot). The innermost line is
 /// always kept on the recognizer, for monitors (`GestureRecognizer.creationSite`).
 public typealias CreationSite = SourceLocation
 

@@ -3,6 +3,7 @@ import MotionControl
 import MotionDaemon
 import MotionGestures
 import MotionHost
+import MotionScenarios
 #if canImport(Glibc)
 import Glibc
 #endif
