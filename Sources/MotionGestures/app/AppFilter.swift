@@ -44,4 +44,9 @@ public struct AppFilter: Sendable, Equatable {
         if !b.included.isEmpty, Set(b.included).isSubset(of: a.excluded) { return false }
         return true
     }
+
+    /// The filter as written (`firefox,!kitty`), for messages.
+    public var text: String {
+        (included + excluded.map { "!" + $0 }).joined(separator: ",")
+    }
 }
