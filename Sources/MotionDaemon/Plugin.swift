@@ -44,6 +44,7 @@ public final class Plugin {
         var options = options
         options.scriptPath = path
         options.profile = PluginProfile.source(plugin: name)
+        options.regularFilesOnly = PluginProfile.regularFilesOnly(plugin: name)
         options.scriptArguments = []
         pipeline = ReloadingPipeline(options, output: output)
         pipeline.keepsFailingCallbacks = true
