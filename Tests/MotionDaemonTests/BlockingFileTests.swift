@@ -74,6 +74,19 @@ import MotionDaemon
         #expect(host.lines(of: "bad").filter { $0.contains(#""name":"p""#) }.count == 4)
         #expect(host.lines(of: "good").count == 1 + 4)
     }
+
+    /// A plugin file that turns into a FIFO (the listing skips one, an edit can make one) is not
+    /// read — reading it would wait for a writer — but failed with what it is.
+    @Test func aPluginFileThatIsAFIFOFailsWithoutBeingRead() throws {
+        let config = TestConfig(["good.lua": echoPlugin])
+        let (host, _) = config.host()
+        host.loadAll()
+        #expect(mkfifo(config.path + "/pipe.lua", 0o600) == 0)
+        host.filesChanged([config.file("pipe.lua")])
+        host.run(taps(1))
+        #expect(host.lines(of: "pipe") == [#"{"t":0,"plugin":"pipe","status":"failed","version":0,"error":"\#(config.file("pipe.lua")): a FIFO, not a regular file: a plugin is a regular file"}"#])
+        #expect(host.lines(of: "good").count == 1 + 2)
+    }
 }
 
 enum PluginProfileTestNames {
