@@ -291,6 +291,7 @@ static const char *searchpath(lua_State *L, const char *name, const char *path,
     pathname = luaL_buffaddr(&buff);  /* writable list of file names */
     endpathname = pathname + luaL_bufflen(&buff) - 1;
     while ((filename = getnextfilename(&pathname, endpathname)) != NULL) {
+        ms_countstep(L);  /* a package.path of millions of templates (added) */
         if (readable(filename))  /* does file exist and is readable? */
             return lua_pushstring(L, filename);  /* save and return name */
     }
