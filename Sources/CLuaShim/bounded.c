@@ -91,7 +91,7 @@ static const char *piece_reader(lua_State *L, void *ud, size_t *size) {
     return n > 0 ? piece : NULL;
 }
 
-static int load_aux(lua_State *L, int status, int envidx) {
+int ms_load_aux(lua_State *L, int status, int envidx) {
     if (status == LUA_OK) {
         if (envidx != 0) {  /* 'env' parameter? */
             lua_pushvalue(L, envidx);  /* environment for loaded function */
@@ -123,7 +123,7 @@ static int bounded_load(lua_State *L) {
         pieces.function = 1;
         status = lua_load(L, piece_reader, &pieces, chunkname, mode);
     }
-    return load_aux(L, status, env);
+    return ms_load_aux(L, status, env);
 }
 
 /* Replaces `name` in the table on top of the stack with `f`, the original as its upvalue. */

@@ -93,18 +93,23 @@ static void stop_hook(lua_State *L, lua_Debug *ar) {
     raise_stop(L, ar, why);
 }
 
+/* Why the state must stop now (see `stopped`), its deadline included: once past it, the state
+ * is stopped for good (MS_STOP_TIMEOUT). 0: it runs on. */
+static int stopped_now(lua_State *L) {
+    ms_Extra *e = ms_extra(L);
+    int why = stopped(L);
+    if (why || !(e->deadline > 0 && ms_monotonic() > e->deadline)) return why;
+    int expected = 0;
+    atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT);
+    return stopped(L);
+}
+
 /* Every DEADLINE_COUNT instructions while the state has a time limit. Once it has passed (or
  * another thread marked the state, ms_state_expire) the state is stopped for good: from then on
  * the stopping hook raises at every instruction, as an interruption does. */
 static void deadline_hook(lua_State *L, lua_Debug *ar) {
-    ms_Extra *e = ms_extra(L);
-    int why = stopped(L);
-    if (!why) {
-        if (!(e->deadline > 0 && ms_monotonic() > e->deadline)) return;
-        int expected = 0;
-        atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT);
-        why = stopped(L);
-    }
+    int why = stopped_now(L);
+    if (!why) return;
     hook(L);
     raise_stop(L, ar, why);
 }
@@ -115,14 +120,8 @@ _Thread_local unsigned ms_steps;
  * between instructions, from inside it. The stopping hook is set too, so that the script's
  * next instruction raises again whatever pcall caught this error. */
 void ms_checkstop(lua_State *L) {
-    ms_Extra *e = ms_extra(L);
-    int why = stopped(L);
-    if (!why) {
-        if (!(e->deadline > 0 && ms_monotonic() > e->deadline)) return;
-        int expected = 0;
-        atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT);
-        why = stopped(L);
-    }
+    int why = stopped_now(L);
+    if (!why) return;
     hook(L);
     luaL_where(L, 1);
     push_stop(L, why);

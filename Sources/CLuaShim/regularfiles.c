@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "CLuaShimRegularFiles.h"
+#include "bounded.h"
 #include "checkstop.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -227,17 +228,7 @@ static int regular_loadfile(lua_State *L) {
         lua_pushfstring(L, "cannot read stdin: %s", lua_tostring(L, lua_upvalueindex(1)));
         status = LUA_ERRFILE;
     } else status = loadfilex(L, fname, mode);
-    if (status == LUA_OK) {
-        if (env != 0) {  /* 'env' parameter? */
-            lua_pushvalue(L, env);  /* environment for loaded function */
-            if (!lua_setupvalue(L, -2, 1))  /* set it as 1st upvalue */
-                lua_pop(L, 1);  /* remove 'env' if not used by previous call */
-        }
-        return 1;
-    }
-    luaL_pushfail(L);
-    lua_insert(L, -2);  /* put before error message */
-    return 2;  /* return fail plus error message */
+    return ms_load_aux(L, status, env);
 }
 
 /* package.searchpath, loadlib.c's, where a file is readable if it opens without waiting (a
