@@ -45,6 +45,7 @@ public final class Plugin {
         var options = options
         options.scriptPath = path
         options.profile = PluginProfile.source(plugin: name)
+        options.regularFilesOnly = PluginProfile.regularFilesOnly(plugin: name)
         options.scriptArguments = []
         pipeline = ReloadingPipeline(options, output: output)
         pipeline.keepsFailingCallbacks = true
@@ -64,6 +65,12 @@ public final class Plugin {
     /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
     /// file's header may override. Writes the lifecycle line.
     func load(at t: Double, defaults: PluginLimits) {
+        // A FIFO would wait for a writer (Foundation refuses one as "no permission").
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            let what = info.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a device or socket"
+            return loadFailed(at: t, "\(path): \(what), not a regular file: a plugin is a regular file")
+        }
         let source: String
         do {
             source = try String(contentsOfFile: path, encoding: .utf8)

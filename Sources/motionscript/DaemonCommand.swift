@@ -91,7 +91,8 @@ struct DaemonCommand: ParsableCommand {
         let standard = JSONLinesOutput.takingStandardOutput()
         // A replay waits for its reader (every line, in order); live output never stalls the plugins.
         let router = OutputRouter(isLive ? .bounded(BoundedWriter(sink: standard.sink)) : .sink(standard.sink))
-        router.onFailure = { Interruption.request() }
+        // Output that cannot be written stops the host (its own policy: `PluginHost.stopReason`),
+        // not every Lua state as a signal does.
         Interruption.catchSignals()
         let host = PluginHost(folder: folder, options: options, router: router,
                               defaults: PluginLimits(timeout: timeout, memoryMiB: memory))
