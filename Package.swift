@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionInput", "MotionGestures"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )
