@@ -17,7 +17,13 @@ public final class Plugin {
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
     // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
     // check (about 75 instructions an access, through thread-local storage) is off for them.
-    @exclusivity(unchecked) public private(set) var state: PluginState = .failed
+    @exclusivity(unchecked) public private(set) var state: PluginState = .failed {
+        didSet { running = state == .running ? pipeline.runtime : nil }
+    }
+    /// The pipeline's runtime while the plugin runs (nil otherwise), kept here: it is read for
+    /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
+    /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
+    @exclusivity(unchecked) private var running: LuaRuntime?
     @exclusivity(unchecked) public private(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
@@ -37,8 +43,8 @@ public final class Plugin {
         }
     }
     @exclusivity(unchecked) private var watchSlot: Int?
-    /// The host's clock, read when a call ends (`PluginHost.clock`).
-    @exclusivity(unchecked) var clock: () -> Double = Clock.monotonic
+    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `Clock.monotonic`).
+    @exclusivity(unchecked) var clock: (() -> Double)?
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -69,7 +75,12 @@ public final class Plugin {
     }
 
     public var version: Int { pipeline.loads }
-    public var runtime: LuaRuntime? { state == .running ? pipeline.runtime : nil }
+    public var runtime: LuaRuntime? { running }
+
+    private func closePipeline() {
+        pipeline.close()
+        running = nil
+    }
 
     /// Loads the file's current version (the first, or a reload). A version that does not load
     /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
@@ -87,7 +98,7 @@ public final class Plugin {
         }
         identity = HangRecord.identity(of: path)
         if let hangRecord, hangRecord.isCulprit(path) {
-            pipeline.close()
+            closePipeline()
             state = .failed
             return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
         }
@@ -137,14 +148,17 @@ public final class Plugin {
     /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
     /// down for its next version).
     func handle(_ frame: Frame, from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else { return start }
-        return bounded(runtime, from: start) { try pipeline.handle(frame) }
+        guard let runtime = running else { return start }
+        // Straight to the runtime: the pipeline's `handle` would track the fingers (the host
+        // does, once for all) and note the error that stops the version (here `stopped(by:)`
+        // closes it at once).
+        return bounded(runtime, from: start) { try runtime.handle(frame) }
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
     /// subscribers run); also when not running: the next version starts from it.
     func setFocusedApp(_ app: AppInfo?, from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else {
+        guard let runtime = running else {
             pipeline.setFocusedApp(app)
             return start
         }
@@ -154,12 +168,12 @@ public final class Plugin {
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
 
     func advance(to t: Double, from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else { return start }
+        guard let runtime = running else { return start }
         return bounded(runtime, from: start) { try pipeline.advance(to: t) }
     }
 
     func finish(from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else { return start }
+        guard let runtime = running else { return start }
         return bounded(runtime, from: start) { try pipeline.finish() }
     }
 
@@ -178,7 +192,7 @@ public final class Plugin {
         } catch {
             stopped(by: ScriptError(.runtime, "\(error)"))
         }
-        let end = clock()
+        let end = clock?() ?? Clock.monotonic()
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
         // clearing it cost a second deadline set per call.
@@ -217,7 +231,7 @@ public final class Plugin {
         }
         errorCount += 1
         lastError = error.message
-        pipeline.close()
+        closePipeline()
         state = .failed
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .failed, version: version, error: error.message)
@@ -232,7 +246,7 @@ public final class Plugin {
             errorCount += 1
             lastError = reason
         }
-        pipeline.close()
+        closePipeline()
         state = .disabled
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .disabled, version: version, error: reason)
@@ -243,7 +257,7 @@ public final class Plugin {
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
     func unload(at t: Double, announce: Bool = true) {
-        pipeline.close()
+        closePipeline()
         guard announce else { return }
         router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
         state = .failed

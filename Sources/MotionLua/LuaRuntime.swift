@@ -319,7 +319,15 @@ public final class LuaRuntime {
     /// (delays, springs) interleave in time order rather than recognizers first.
     /// A source that never comes to rest (a delay feeding itself through Swift operators only)
     /// is stopped by the time limit, checked here since no Lua code runs to trip the hook.
+    @inline(__always)
     private func settle(before t: Double) {
+        // Usually nothing is due before the frame: no loop to set up (a daemon settles every
+        // plugin for every frame).
+        guard pendingError == nil, let next = dispatcher.clock.nextTime, next < t else { return }
+        settleDue(before: t)
+    }
+
+    private func settleDue(before t: Double) {
         var steps = 0
         while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
             dispatcher.advance(to: next)

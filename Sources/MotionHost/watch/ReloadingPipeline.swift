@@ -15,11 +15,14 @@ public final class ReloadingPipeline: LiveTarget {
     /// The run's options; a host may change the limits between loads (a plugin's header).
     public var options: RunOptions
     public let output: MotionOutput
+    // `runtime`, `failure` and the pointers are read for every frame, by a host feeding many
+    // pipelines too (the daemon): used on the host's thread only and never passed inout, they
+    // skip Swift's dynamic exclusivity check (about 75 instructions an access).
     /// The version running now (nil until a first version loaded).
-    public private(set) var runtime: LuaRuntime?
+    @exclusivity(unchecked) public private(set) var runtime: LuaRuntime?
     /// The error that stopped the current version while handling a frame; frames are then
     /// dropped until a reload succeeds.
-    public private(set) var failure: ScriptError?
+    @exclusivity(unchecked) public private(set) var failure: ScriptError?
     /// Successful loads, the first included.
     public private(set) var loads = 0
     public private(set) var failedLoads = 0
@@ -39,8 +42,8 @@ public final class ReloadingPipeline: LiveTarget {
     /// Live pointers down now, at their latest position: a new version receives them as
     /// `down`, so a drag in progress at a reload goes on. A host feeding several pipelines the
     /// same frames shares one, tracks each frame into it once and sets `tracksPointers` false.
-    public var pointers = PointersDown()
-    public var tracksPointers = true
+    @exclusivity(unchecked) public var pointers = PointersDown()
+    @exclusivity(unchecked) public var tracksPointers = true
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
