@@ -77,8 +77,8 @@ public final class Plugin {
     public var version: Int { pipeline.loads }
     public var runtime: LuaRuntime? { running }
 
-    private func closePipeline() {
-        pipeline.close()
+    private func closePipeline(at t: Double? = nil) {
+        pipeline.close(at: t)
         running = nil
     }
 
@@ -98,7 +98,7 @@ public final class Plugin {
         }
         identity = HangRecord.identity(of: path)
         if let hangRecord, hangRecord.isCulprit(path) {
-            closePipeline()
+            closePipeline(at: t)
             state = .failed
             return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
         }
@@ -246,7 +246,7 @@ public final class Plugin {
             errorCount += 1
             lastError = reason
         }
-        closePipeline()
+        closePipeline(at: t)
         state = .disabled
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .disabled, version: version, error: reason)
@@ -257,7 +257,7 @@ public final class Plugin {
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
     func unload(at t: Double, announce: Bool = true) {
-        closePipeline()
+        closePipeline(at: t)
         guard announce else { return }
         router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
         state = .failed
