@@ -152,7 +152,7 @@ public final class Plugin {
         // Straight to the runtime: the pipeline's `handle` would track the fingers (the host
         // does, once for all) and note the error that stops the version (here `stopped(by:)`
         // closes it at once).
-        return bounded(runtime, from: start) { try runtime.handle(frame) }
+        return bounded(runtime, from: start) { try $0.handle(frame) }
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
@@ -162,31 +162,31 @@ public final class Plugin {
             pipeline.setFocusedApp(app)
             return start
         }
-        return bounded(runtime, from: start) { pipeline.setFocusedApp(app) }
+        return bounded(runtime, from: start) { _ in pipeline.setFocusedApp(app) }
     }
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
 
     func advance(to t: Double, from start: Double) -> Double {
         guard let runtime = running else { return start }
-        return bounded(runtime, from: start) { try pipeline.advance(to: t) }
+        return bounded(runtime, from: start) { _ in try pipeline.advance(to: t) }
     }
 
     func finish(from start: Double) -> Double {
         guard let runtime = running else { return start }
-        return bounded(runtime, from: start) { try pipeline.finish() }
+        return bounded(runtime, from: start) { _ in try pipeline.finish() }
     }
 
     /// One call into the plugin under its time limit, counted from `start`; what goes wrong
     /// stays here. Returns the clock read when the call ended.
-    private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: () throws -> Void) -> Double {
+    private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: (LuaRuntime) throws -> Void) -> Double {
         let timeout = limits.timeout
         if timeout > 0 {
             runtime.setDeadline(start + timeout)
             if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
         }
         do {
-            try body()
+            try body(runtime)
         } catch let error as ScriptError {
             stopped(by: error)
         } catch {
