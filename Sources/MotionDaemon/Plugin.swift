@@ -40,6 +40,10 @@ public final class Plugin {
         didSet {
             if let slot = watchSlot { oldValue?.remove(slot) }
             watchSlot = watchdog?.add()
+            // Given to a plugin already loaded: what the watchdog says and stops for it.
+            if let watchdog, let watchSlot {
+                watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
+            }
         }
     }
     @exclusivity(unchecked) private var watchSlot: Int?
