@@ -155,8 +155,15 @@ public final class Plugin {
         guard let runtime = running else { return start }
         // Straight to the runtime: the pipeline's `handle` would track the fingers (the host
         // does, once for all) and note the error that stops the version (here `stopped(by:)`
-        // closes it at once).
-        return bounded(runtime, from: start) { try $0.handle(frame) }
+        // closes it at once). Spelled out rather than through `bounded`: a closure would copy
+        // the frame for every plugin.
+        begin(runtime, from: start)
+        do {
+            try runtime.handle(frame)
+        } catch {
+            failed(error)
+        }
+        return end(runtime, from: start)
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
@@ -184,23 +191,36 @@ public final class Plugin {
     /// One call into the plugin under its time limit, counted from `start`; what goes wrong
     /// stays here. Returns the clock read when the call ended.
     private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: (LuaRuntime) throws -> Void) -> Double {
-        let timeout = limits.timeout
-        if timeout > 0 {
-            runtime.setDeadline(start + timeout)
-            if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
-        }
+        begin(runtime, from: start)
         do {
             try body(runtime)
-        } catch let error as ScriptError {
-            stopped(by: error)
         } catch {
-            stopped(by: ScriptError(.runtime, "\(error)"))
+            failed(error)
         }
+        return end(runtime, from: start)
+    }
+
+    /// A call begins: its state's deadline and the watchdog's word.
+    @inline(__always)
+    private func begin(_ runtime: LuaRuntime, from start: Double) {
+        let timeout = limits.timeout
+        guard timeout > 0 else { return }
+        runtime.setDeadline(start + timeout)
+        if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
+    }
+
+    private func failed(_ error: Error) {
+        stopped(by: error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
+    }
+
+    /// A call ended: the clock read, charged to the plugin and returned for the next call.
+    @inline(__always)
+    private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
         let end = clock?() ?? Clock.monotonic()
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
         // clearing it cost a second deadline set per call.
-        if timeout > 0 { watchdog?.leave() }
+        if limits.timeout > 0 { watchdog?.leave() }
         busySeconds += end - start
         if let reason = disableRequested {
             disableRequested = nil

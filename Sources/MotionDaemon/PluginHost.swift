@@ -213,6 +213,7 @@ public final class PluginHost: LiveTarget {
     /// once after each, that read being both the end of one call (its CPU time) and the start
     /// of the next (its time limit counts from there, so a slow plugin never uses up the next
     /// one's time).
+    @inline(__always)
     private func eachPlugin(_ call: (Plugin, Double) -> Double) {
         var start = clock?() ?? Clock.monotonic()
         let watched = shortestTimeout > 0 ? watchdog : nil

@@ -323,7 +323,11 @@ public final class LuaRuntime {
     private func settle(before t: Double) {
         // Usually nothing is due before the frame: no loop to set up (a daemon settles every
         // plugin for every frame).
-        guard pendingError == nil, let next = dispatcher.clock.nextTime, next < t else { return }
+        // (Through an unretained reference: the dispatcher holds its clock for the runtime's
+        // life, and a retain and a release around this one look cost as much as the look.)
+        guard pendingError == nil,
+              let next = Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.nextTime }),
+              next < t else { return }
         settleDue(before: t)
     }
 
