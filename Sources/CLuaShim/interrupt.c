@@ -17,8 +17,11 @@ static atomic_int interruption;          /* 0, a signal number or MS_INTERRUPT_H
 static atomic_int signalsReceived;
 static atomic_int pending;               /* Lua code started from now on is interrupted */
 /* The Lua thread inside lua_pcall on this OS thread, or NULL. Per OS thread: the signal handler
- * runs on the thread that runs Lua, and tests run states on several threads at once. */
-static _Thread_local _Atomic(lua_State *) running;
+ * runs on the thread that runs Lua, and tests run states on several threads at once. Initial-exec:
+ * this code is linked into the executable, so the variable is at a fixed offset from the thread
+ * pointer (the default model for position-independent code called __tls_get_addr at every Lua
+ * call and every deadline set). */
+static _Thread_local _Atomic(lua_State *) running __attribute__((tls_model("initial-exec")));
 static atomic_int wakeFDs[MAX_WAKE] = {-1, -1, -1, -1, -1, -1, -1, -1};
 static pthread_t luaThread;
 
@@ -233,6 +236,11 @@ static lua_State *running_in(ms_Extra *e) {
 void ms_setdeadline(lua_State *L, double deadline) {
     ms_Extra *e = ms_extra(L);
     e->deadline = deadline;
+    /* The usual case, a host setting the next call's limit between calls: the limit's hook is in
+     * place, nothing is stopped, no Lua code runs on this thread. (A signal arriving meanwhile is
+     * seen by ms_interrupt_enter when the call enters Lua.) */
+    if (deadline > 0 && atomic_load(&e->stop) == 0 && lua_gethook(L) == deadline_hook && !atomic_load(&running))
+        return;
     int expected = MS_STOP_TIMEOUT;
     atomic_compare_exchange_strong(&e->stop, &expected, 0); /* a new stretch */
     apply(L);

@@ -15,8 +15,17 @@ public final class Plugin {
     let output: PluginOutput
     let pipeline: ReloadingPipeline
     var router: OutputRouter { output.router }
-    public private(set) var state: PluginState = .failed
-    public private(set) var limits: PluginLimits
+    // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
+    // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
+    // check (about 75 instructions an access, through thread-local storage) is off for them.
+    @exclusivity(unchecked) public private(set) var state: PluginState = .failed {
+        didSet { running = state == .running ? pipeline.runtime : nil }
+    }
+    /// The pipeline's runtime while the plugin runs (nil otherwise), kept here: it is read for
+    /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
+    /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
+    @exclusivity(unchecked) private var running: LuaRuntime?
+    @exclusivity(unchecked) public private(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
     public private(set) var lastError: String?
@@ -24,10 +33,23 @@ public final class Plugin {
     private var recentErrors: [Double] = []
     /// Set by a callback error that crossed the policy's line, acted on after the call returns
     /// (a state is not closed from inside its own callback).
-    private var disableRequested: String?
-    public private(set) var busySeconds = 0.0
+    @exclusivity(unchecked) private var disableRequested: String?
+    @exclusivity(unchecked) public private(set) var busySeconds = 0.0
     /// Ends the process when a call hangs outside Lua (`PluginWatchdog`); records the culprit.
-    var watchdog: PluginWatchdog?
+    /// `watchSlot`: this plugin's place in it.
+    @exclusivity(unchecked) var watchdog: PluginWatchdog? {
+        didSet {
+            if let slot = watchSlot { oldValue?.remove(slot) }
+            watchSlot = watchdog?.add()
+            // Given to a plugin already loaded: what the watchdog says and stops for it.
+            if let watchdog, let watchSlot {
+                watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
+            }
+        }
+    }
+    @exclusivity(unchecked) private var watchSlot: Int?
+    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `Clock.monotonic`).
+    @exclusivity(unchecked) var clock: (() -> Double)?
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -59,7 +81,12 @@ public final class Plugin {
     }
 
     public var version: Int { pipeline.loads }
-    public var runtime: LuaRuntime? { state == .running ? pipeline.runtime : nil }
+    public var runtime: LuaRuntime? { running }
+
+    private func closePipeline(at t: Double? = nil) {
+        pipeline.close(at: t)
+        running = nil
+    }
 
     /// Loads the file's current version (the first, or a reload). A version that does not load
     /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
@@ -83,7 +110,7 @@ public final class Plugin {
         }
         identity = HangRecord.identity(of: path)
         if let hangRecord, hangRecord.isCulprit(path) {
-            pipeline.close(at: t)
+            closePipeline(at: t)
             state = .failed
             return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
         }
@@ -91,11 +118,18 @@ public final class Plugin {
         pipeline.options.memoryLimit = limits.memoryBytes
         let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
-        watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: nil)
+        if let watchdog, let watchSlot {
+            // The new version's state is not the plugin's yet: only the last resort applies to it.
+            watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
+            watchdog.arm(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
+        }
         (output.collected, output.collecting) = ([], true)
         let result = pipeline.reload()
         output.collecting = false
         watchdog?.disarm()
+        if let watchdog, let watchSlot {
+            watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
+        }
         busySeconds += Clock.monotonic() - start
         switch result {
         case .success:
@@ -139,57 +173,88 @@ public final class Plugin {
         }
     }
 
-    /// Feeds one frame (also when not running: the fingers down are tracked for the next version).
-    func handle(_ frame: Frame) {
-        guard state == .running, let runtime = pipeline.runtime else {
-            _ = try? pipeline.handle(frame)
-            return
+    // Calls into the plugin. Each starts at `start`, the host's clock read when the call before
+    // it ended (`PluginHost.eachPlugin`: one read per call, not three), and returns when it
+    // ended, for the next call.
+
+    /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
+    /// down for its next version).
+    func handle(_ frame: Frame, from start: Double) -> Double {
+        guard let runtime = running else { return start }
+        // Straight to the runtime: the pipeline's `handle` would track the fingers (the host
+        // does, once for all) and note the error that stops the version (here `stopped(by:)`
+        // closes it at once). Spelled out rather than through `bounded`: a closure would copy
+        // the frame for every plugin.
+        begin(runtime, from: start)
+        do {
+            try runtime.handle(frame)
+        } catch {
+            failed(error)
         }
-        bounded(runtime) { try pipeline.handle(frame) }
+        return end(runtime, from: start)
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
     /// subscribers run); also when not running: the next version starts from it.
-    func setFocusedApp(_ app: AppInfo?) {
-        guard state == .running, let runtime = pipeline.runtime else { return pipeline.setFocusedApp(app) }
-        bounded(runtime) { pipeline.setFocusedApp(app) }
+    func setFocusedApp(_ app: AppInfo?, from start: Double) -> Double {
+        guard let runtime = running else {
+            pipeline.setFocusedApp(app)
+            return start
+        }
+        return bounded(runtime, from: start) { _ in pipeline.setFocusedApp(app) }
     }
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
 
-    func advance(to t: Double) {
-        guard state == .running, let runtime = pipeline.runtime else { return }
-        bounded(runtime) { try pipeline.advance(to: t) }
+    func advance(to t: Double, from start: Double) -> Double {
+        guard let runtime = running else { return start }
+        return bounded(runtime, from: start) { _ in try pipeline.advance(to: t) }
     }
 
-    func finish() {
-        guard state == .running, let runtime = pipeline.runtime else { return }
-        bounded(runtime) { try pipeline.finish() }
+    func finish(from start: Double) -> Double {
+        guard let runtime = running else { return start }
+        return bounded(runtime, from: start) { _ in try pipeline.finish() }
     }
 
-    /// One call into the plugin under its time limit; what goes wrong stays here.
-    private func bounded(_ runtime: LuaRuntime, _ body: () throws -> Void) {
-        let start = Clock.monotonic()
-        if limits.timeout > 0 {
-            runtime.setTimeout(limits.timeout)
-            watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: runtime.limiter)
-        }
+    /// One call into the plugin under its time limit, counted from `start`; what goes wrong
+    /// stays here. Returns the clock read when the call ended.
+    private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: (LuaRuntime) throws -> Void) -> Double {
+        begin(runtime, from: start)
         do {
-            try body()
-        } catch let error as ScriptError {
-            stopped(by: error)
+            try body(runtime)
         } catch {
-            stopped(by: ScriptError(.runtime, "\(error)"))
+            failed(error)
         }
-        if limits.timeout > 0 {
-            runtime.setTimeout(0)
-            watchdog?.disarm()
-        }
-        busySeconds += Clock.monotonic() - start
+        return end(runtime, from: start)
+    }
+
+    /// A call begins: its state's deadline and the watchdog's word.
+    @inline(__always)
+    private func begin(_ runtime: LuaRuntime, from start: Double) {
+        let timeout = limits.timeout
+        guard timeout > 0 else { return }
+        runtime.setDeadline(start + timeout)
+        if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
+    }
+
+    private func failed(_ error: Error) {
+        stopped(by: error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
+    }
+
+    /// A call ended: the clock read, charged to the plugin and returned for the next call.
+    @inline(__always)
+    private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
+        let end = clock?() ?? Clock.monotonic()
+        // The state's deadline stays until the next call sets its own: between calls no Lua code
+        // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
+        // clearing it cost a second deadline set per call.
+        if limits.timeout > 0 { watchdog?.leave() }
+        busySeconds += end - start
         if let reason = disableRequested {
             disableRequested = nil
             disable(at: runtime.time, reason: reason)
         }
+        return end
     }
 
     /// A callback raised: reported each time, its subscription kept; too many in a short
@@ -218,7 +283,7 @@ public final class Plugin {
         }
         errorCount += 1
         lastError = error.message
-        pipeline.close()
+        closePipeline()
         state = .failed
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .failed, version: version, error: error.message)
@@ -233,7 +298,7 @@ public final class Plugin {
             errorCount += 1
             lastError = reason
         }
-        pipeline.close(at: t)
+        closePipeline(at: t)
         state = .disabled
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .disabled, version: version, error: reason)
@@ -244,7 +309,7 @@ public final class Plugin {
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
     func unload(at t: Double, announce: Bool = true) {
-        pipeline.close(at: t)
+        closePipeline(at: t)
         guard announce else { return }
         router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
         state = .failed

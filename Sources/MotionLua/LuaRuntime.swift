@@ -325,7 +325,19 @@ public final class LuaRuntime {
     /// (delays, springs) interleave in time order rather than recognizers first.
     /// A source that never comes to rest (a delay feeding itself through Swift operators only)
     /// is stopped by the time limit, checked here since no Lua code runs to trip the hook.
+    @inline(__always)
     private func settle(before t: Double) {
+        // Usually nothing is due before the frame: no loop to set up (a daemon settles every
+        // plugin for every frame).
+        // (Through an unretained reference: the dispatcher holds its clock for the runtime's
+        // life, and a retain and a release around this one look cost as much as the look.)
+        guard pendingError == nil,
+              let next = Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.nextTime }),
+              next < t else { return }
+        settleDue(before: t)
+    }
+
+    private func settleDue(before t: Double) {
         var steps = 0
         while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
             dispatcher.advance(to: next)
@@ -375,29 +387,39 @@ public final class LuaRuntime {
     /// no Lua hook sees the time limit or an interruption there, so the clock asks, and a source
     /// that reschedules itself at one instant for ever stops with an error that names it.
     private func watchClock() {
-        dispatcher.clock.shouldStop = { [weak self] in
-            guard let self else { return true }
-            if ms_monotonic() > deadline {
-                fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
-                return true
-            }
-            if ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
-                failStopped()
-                return true
-            }
-            return false
+        // Through the gate, not a weak reference: a weak reference gives the runtime a side
+        // table, and every retain and release of it takes the slow path (two per frame per plugin).
+        dispatcher.clock.shouldStop = { [gate] in gate.runtime?.clockShouldStop() ?? true }
+        dispatcher.clock.onRunaway = { [gate] instant in
+            guard let runtime = gate.runtime else { return }
+            runtime.fail(.runtime, "\(runtime.scriptPath): scheduled work (delay, spring or tween) scheduled more than \(InputClock.maxActionsPerInstant) actions at input time \(JSONText.number(instant)) s without time moving on; stopped: does a delay(0) feed itself (p:delay(0):subscribe(p))?")
         }
-        dispatcher.clock.onRunaway = { [weak self] instant in
-            guard let self else { return }
-            fail(.runtime, "\(scriptPath): scheduled work (delay, spring or tween) scheduled more than \(InputClock.maxActionsPerInstant) actions at input time \(JSONText.number(instant)) s without time moving on; stopped: does a delay(0) feed itself (p:delay(0):subscribe(p))?")
+    }
+
+    private func clockShouldStop() -> Bool {
+        if ms_monotonic() > deadline {
+            fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
+            return true
         }
+        if ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
+            failStopped()
+            return true
+        }
+        return false
     }
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
+        setDeadline(seconds > 0 ? ms_monotonic() + seconds : 0)
+    }
+
+    /// Stops Lua code that runs past `deadline`, a time on the monotonic clock (`ms_monotonic`,
+    /// `Clock.monotonic`; 0 = no limit): for a host that reads the clock once for several
+    /// states (the daemon: one read per plugin call, the end of one call the start of the next).
+    public func setDeadline(_ deadline: Double) {
         guard !isClosed else { return }
-        deadline = seconds > 0 ? ms_monotonic() + seconds : .infinity
-        ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
+        self.deadline = deadline > 0 ? deadline : .infinity
+        ms_setdeadline(mainState, deadline > 0 ? deadline : 0)
     }
 
     /// Live input runs all day: when set, a callback that raises (or returns what cannot be used)
