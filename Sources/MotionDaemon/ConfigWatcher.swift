@@ -38,6 +38,12 @@ public final class ConfigWatcher {
     /// The changed files once a burst is over (nil: nothing to act on yet). `now`: monotonic seconds.
     public func poll(now: Double) -> [String]? {
         read(now: now)
+        return take(now: now)
+    }
+
+    /// `poll` without reading: for a host whose wait includes `descriptor` and calls `read` when
+    /// it is readable (the input hub), so a frame costs no system call here.
+    public func take(now: Double) -> [String]? {
         guard !pending.isEmpty, now - lastChange >= quiet else { return nil }
         defer { pending = [] }
         return pending.sorted()

@@ -60,7 +60,9 @@ public enum HostLoop {
                 host.router.flush()
                 return reason
             }
-            if let files = watcher?.poll(now: Clock.monotonic()) {
+            // In the hub's wait, the watcher is read when it is readable: no read per frame.
+            let now = Clock.monotonic()
+            if let files = token != nil ? watcher?.take(now: now) : watcher?.poll(now: now) {
                 host.filesChanged(files)
                 host.router.flush()
             }

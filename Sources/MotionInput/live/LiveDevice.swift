@@ -59,6 +59,11 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     }
 
     public var device: DeviceDescription { decoder.device }
+    /// The device every pointer event names (nil: none), set as the decoder makes the event.
+    public var pointerDevice: PointerDevice? {
+        get { decoder.deviceTag }
+        set { decoder.deviceTag = newValue }
+    }
     public var unknownEventCount: Int { decoder.unknownEventCount }
     public var droppedCount: Int { decoder.droppedCount }
     /// Why input ended, once it has ("end of input", "device disappeared", "stopped", ...).

@@ -30,7 +30,9 @@ public final class LiveDeviceSet {
         public let tag: PointerDevice
         public let node: String
         public let byPath: Bool
-        var ids: [Int: Int] = [:]
+        /// This device's pointers down: the decoder's id and the id delivered (another one when
+        /// that id was down on another device). As many entries as fingers: scanned, not hashed.
+        var ids: [(raw: Int, id: Int)] = []
         /// Frames read and decoded, not yet delivered (in the device's order).
         var queue: [Frame] = []
         var queueHead = 0
@@ -38,6 +40,18 @@ public final class LiveDeviceSet {
         var endReason: String?
 
         var hasQueued: Bool { queueHead < queue.count }
+
+        /// The id delivered for the decoder's `raw`.
+        func delivered(_ raw: Int) -> Int {
+            for entry in ids where entry.raw == raw { return entry.id }
+            return raw
+        }
+
+        func holds(_ id: Int) -> Bool { ids.contains { $0.id == id } }
+
+        mutating func forget(_ raw: Int) {
+            if let k = ids.firstIndex(where: { $0.raw == raw }) { ids.remove(at: k) }
+        }
     }
 
     public private(set) var members: [Member] = []
@@ -154,6 +168,9 @@ public final class LiveDeviceSet {
         let name = d.name.isEmpty ? node : d.name
         device.diagnostics = { [weak self] in self?.diagnostics?("motionscript: \($0)") }
         var member = Member(device: device, tag: PointerDevice(name: name, kind: kind.rawValue), node: node, byPath: byPath)
+        // The decoder names the device as it makes each event, so tagging a frame changes
+        // nothing in it (and copies nothing) unless an id or the time line must change.
+        device.pointerDevice = member.tag
         member.queue.reserveCapacity(16)
         members.append(member)
         pollFDsAreStale = true
@@ -237,8 +254,10 @@ public final class LiveDeviceSet {
     /// Input time now on the shared time line (nil before the first event).
     public func inputTimeNow() -> Double? {
         guard origin != nil else { return nil }
-        for member in members {
-            if let t = member.device.inputTimeNow(), let o = member.device.timeOriginMicroseconds {
+        // By index: a copy of a member would retain every reference it holds.
+        for i in members.indices {
+            let device = members[i].device
+            if let t = device.inputTimeNow(), let o = device.timeOriginMicroseconds {
                 return Double(Int64((t * 1_000_000).rounded()) &+ (o &- originMicroseconds)) / 1_000_000
             }
         }
@@ -265,7 +284,7 @@ public final class LiveDeviceSet {
                 if let deadline, LiveEventReader.now() >= deadline { return .timeout }
                 continue
             }
-            if try dispatch(), !members.contains(where: \.hasQueued) { return .timeout }
+            if try dispatch(), !members.contains(where: { $0.hasQueued }) { return .timeout }
         }
     }
 
@@ -326,17 +345,17 @@ public final class LiveDeviceSet {
         var best = -1
         var bestTime = Int64.max
         var i = 0
+        // Members are read in place: a copy of one would retain every reference it holds.
         while i < members.count {
-            let member = members[i]
-            if !member.hasQueued {
-                if member.endReason != nil {
+            if !members[i].hasQueued {
+                if members[i].endReason != nil {
                     remove(member: i)
                     continue
                 }
                 i += 1
                 continue
             }
-            let t = Int64((member.queue[member.queueHead].t * 1_000_000).rounded()) &+ (member.device.timeOriginMicroseconds ?? 0)
+            let t = Int64((members[i].queue[members[i].queueHead].t * 1_000_000).rounded()) &+ (members[i].device.timeOriginMicroseconds ?? 0)
             if t < bestTime {
                 bestTime = t
                 best = i
@@ -424,21 +443,25 @@ public final class LiveDeviceSet {
         let t = offset == 0 ? frame.t : Double(Int64((frame.t * 1_000_000).rounded()) &+ offset) / 1_000_000
         frame.t = t
         let tag = members[i].tag
+        // Only what changes is written: the events array is shared with the decoder, and a
+        // write would copy it (an allocation per frame).
         for k in frame.events.indices {
             let raw = frame.events[k].id
-            var id = members[i].ids[raw] ?? raw
-            if frame.events[k].phase == .down {
-                let taken = members.indices.contains { j in j != i && members[j].ids.values.contains(id) }
+            let phase = frame.events[k].phase
+            var id = members[i].delivered(raw)
+            if phase == .down {
+                let taken = members.indices.contains { j in j != i && members[j].holds(id) }
                 if taken {
                     id = nextFreshId
                     nextFreshId += 1
                 }
-                members[i].ids[raw] = id
+                members[i].forget(raw)
+                members[i].ids.append((raw, id))
             }
-            frame.events[k].id = id
-            frame.events[k].t = t
-            frame.events[k].device = tag
-            if frame.events[k].phase == .up || frame.events[k].phase == .cancel { members[i].ids[raw] = nil }
+            if id != raw { frame.events[k].id = id }
+            if frame.events[k].t != t { frame.events[k].t = t }
+            if frame.events[k].device !== tag { frame.events[k].device = tag }
+            if phase == .up || phase == .cancel { members[i].forget(raw) }
         }
     }
 }
