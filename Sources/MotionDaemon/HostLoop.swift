@@ -28,9 +28,10 @@ public enum HostLoop {
     /// every plugin as they come, scheduled work runs on time, and the folder's changes load,
     /// reload and unload plugins between frames. Returns why input ended.
     /// `focus`: the desktop provider (its socket already in the hub's wait), polled when a
-    /// reconnection falls due.
+    /// reconnection falls due. `clock`: monotonic seconds, what the watcher's quiet time is
+    /// measured on (tests inject one).
     public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
-                               focus: LiveFocus? = nil) throws -> String {
+                               focus: LiveFocus? = nil, clock: @escaping () -> Double = Clock.monotonic) throws -> String {
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         if let watcher {
             host.onPluginsChanged = { [unowned host] in watcher.watch(host.watchedFiles) }
@@ -44,14 +45,14 @@ public enum HostLoop {
         // The watcher's descriptor joins the input's one wait: a change wakes it, no polling.
         var interval: Double? = watcher == nil ? nil : watchInterval
         let hub = device as? LiveDeviceSet
-        let token = watcher.flatMap { watcher in hub?.watch(fd: watcher.descriptor) { watcher.read(now: Clock.monotonic()) } }
+        let token = watcher.flatMap { watcher in hub?.watch(fd: watcher.descriptor) { watcher.read(now: clock()) } }
         defer { if let token { hub?.unwatch(token) } }
         if token != nil { interval = nil }
         let loop = LiveLoop(device: device)
         loop.hostDue = { focus?.secondsUntilDue }
         while true {
             var wait = interval
-            if let due = watcher?.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
+            if let due = watcher?.dueIn(now: clock()) { wait = min(wait ?? due, due) }
             let step = try loop.step(host, maxWait: wait)
             try focus?.pollIfDue()
             host.router.flush()
@@ -61,7 +62,7 @@ public enum HostLoop {
                 return reason
             }
             // In the hub's wait, the watcher is read when it is readable: no read per frame.
-            let now = Clock.monotonic()
+            let now = clock()
             if let files = token != nil ? watcher?.take(now: now) : watcher?.poll(now: now) {
                 host.filesChanged(files)
                 host.router.flush()

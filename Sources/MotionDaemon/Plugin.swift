@@ -75,7 +75,7 @@ public final class Plugin {
         }
         identity = HangRecord.identity(of: path)
         if let hangRecord, hangRecord.isCulprit(path) {
-            pipeline.close()
+            pipeline.close(at: t)
             state = .failed
             return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
         }
@@ -205,7 +205,7 @@ public final class Plugin {
             errorCount += 1
             lastError = reason
         }
-        pipeline.close()
+        pipeline.close(at: t)
         state = .disabled
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .disabled, version: version, error: reason)
@@ -216,7 +216,7 @@ public final class Plugin {
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
     func unload(at t: Double, announce: Bool = true) {
-        pipeline.close()
+        pipeline.close(at: t)
         guard announce else { return }
         router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
         state = .failed

@@ -512,9 +512,12 @@ public final class LuaRuntime {
     /// Subscriptions are undone newest first: a source's newest listener is its last, which
     /// a listener list removes at once, so tearing down many subscriptions to one source is
     /// near-linear rather than quadratic in their number.
-    public func close() {
+    ///
+    /// `at`: the input time the script ends, when that is later than the last it saw (a live
+    /// reload or unload between frames): what it held is released then, and its lines say so.
+    public func close(at end: Double? = nil) {
         guard !isClosed else { return }
-        actions.releaseAll(at: time, output: output)
+        actions.releaseAll(at: max(time, end ?? time), output: output)
         keptAtClose = keptValues
         requiredAtClose = requiredFiles
         isClosed = true

@@ -104,7 +104,8 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.onCallbackError = onCallbackError
         candidate.keepsFailingCallbacks = keepsFailingCallbacks
         attemptedFiles = []
-        runtime?.close()
+        // The old version ends now (its holds go up at the reload time, not its last frame's).
+        runtime?.close(at: resume)
         loads += 1
         startTime = resume
         willSwap?()
@@ -201,8 +202,9 @@ public final class ReloadingPipeline: LiveTarget {
         return files
     }
 
-    public func close() {
-        runtime?.close()
+    /// Ends the running version; `at`: the input time it ends (see `LuaRuntime.close(at:)`).
+    public func close(at end: Double? = nil) {
+        runtime?.close(at: end)
         runtime = nil
     }
 }
