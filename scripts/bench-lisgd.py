@@ -28,7 +28,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "liv
 import livecheck  # noqa: E402
 
 stamp, swipes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-only = sys.argv[4:]
+only = [w for w in sys.argv[4:] if w != "strace"]
+# `strace`: each process runs under `strace -f -c` instead (its CPU figures are then strace's):
+# system calls per frame, to see what a frame costs the kernel.
+trace = "strace" in sys.argv[4:]
 clock = lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
 MS = livecheck.MOTIONSCRIPT
 FRAMES = 32
@@ -40,6 +43,8 @@ open("/run/udev/control", "w").close()
 work = "/run/bench"
 os.makedirs(work)
 
+with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as f:
+    print(f"clock source in the VM: {f.read().strip()}", file=sys.stderr)
 screen = livecheck.Touchscreen(name="bench-lisgd touchscreen", resolution=10)
 minor = os.minor(os.stat(screen.path).st_rdev)
 with open(f"/run/udev/data/c13:{minor}", "w") as f:
@@ -97,7 +102,11 @@ def on_cpu(pid):
 
 def has_open(pid, path):
     target = os.path.realpath(path)
-    for fd in os.listdir(f"/proc/{pid}/fd"):
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:  # gone, or not there yet
+        return False
+    for fd in fds:
         try:
             if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
                 return True
@@ -148,18 +157,25 @@ def session(name, command):
     if os.path.exists(stamps):
         os.unlink(stamps)
     err = open(os.path.join(work, name + ".err"), "w")
+    if trace:
+        command = ["strace", "-f", "-c", "-o", os.path.join(work, name + ".strace"), *command]
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
     deadline = clock() + 120
-    while not has_open(proc.pid, node):
+    pid = proc.pid
+    while not has_open(pid, node):
+        if trace:  # the traced process is strace's child
+            with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+                children = f.read().split()
+            pid = int(children[0]) if children else proc.pid
         if proc.poll() is not None or clock() > deadline:
             proc.kill()
             livecheck.fail(f"{name} did not open {node}: {open(err.name).read()}")
         time.sleep(0.05)
     time.sleep(1.0)  # start-up work done
-    idle_from, idle_cpu = clock(), on_cpu(proc.pid)
+    idle_from, idle_cpu = clock(), on_cpu(pid)
     time.sleep(1.0)
-    idle_rate = (on_cpu(proc.pid) - idle_cpu) / (clock() - idle_from)
-    began, cpu = clock(), on_cpu(proc.pid)
+    idle_rate = (on_cpu(pid) - idle_cpu) / (clock() - idle_from)
+    began, cpu = clock(), on_cpu(pid)
     latencies = []
     for s in range(swipes):
         lifted = one_swipe(300 + (s % 5) * 100)
@@ -171,12 +187,18 @@ def session(name, command):
             time.sleep(0.002)
         latencies.append(last_stamp() - lifted)
         time.sleep(0.05)
-    took, cpu = clock() - began, on_cpu(proc.pid) - cpu
+    took, cpu = clock() - began, on_cpu(pid) - cpu
     if stamp_count() != swipes:
         livecheck.fail(f"{name}: {stamp_count()} commands for {swipes} swipes")
-    proc.terminate()
+    os.kill(pid, 15)
     proc.wait(30)
     err.close()
+    if trace:
+        print(f"  {name}: system calls per frame (strace -f -c, {swipes * FRAMES} frames, commands included)")
+        for line in open(os.path.join(work, name + ".strace")):
+            f = line.split()
+            if len(f) >= 5 and f[3].isdigit() and f[-1] not in ("total", "syscall"):
+                print(f"    {f[-1]:16s} {int(f[3]) / (swipes * FRAMES):7.2f}")
     return (cpu - idle_rate * took) / (swipes * FRAMES), latencies
 
 

@@ -49,6 +49,9 @@ public final class ConfigWatcher {
         return pending.sorted()
     }
 
+    /// True while changes wait for their quiet time (the host then reads the clock).
+    public var hasPending: Bool { !pending.isEmpty }
+
     /// Seconds until a pending batch is due (nil: none pending): the longest the host may wait.
     public func dueIn(now: Double) -> Double? {
         pending.isEmpty ? nil : max(0, quiet - (now - lastChange))

@@ -52,7 +52,9 @@ public enum HostLoop {
         loop.hostDue = { focus?.secondsUntilDue }
         while true {
             var wait = interval
-            if let due = watcher?.dueIn(now: clock()) { wait = min(wait ?? due, due) }
+            // The clock is read only while a change waits (a system call per frame where the
+            // clock source has no vDSO).
+            if let watcher, watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
             let step = try loop.step(host, maxWait: wait)
             try focus?.pollIfDue()
             host.router.flush()
@@ -62,8 +64,13 @@ public enum HostLoop {
                 return reason
             }
             // In the hub's wait, the watcher is read when it is readable: no read per frame.
-            let now = clock()
-            if let files = token != nil ? watcher?.take(now: now) : watcher?.poll(now: now) {
+            let files: [String]?
+            if let watcher {
+                files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
+            } else {
+                files = nil
+            }
+            if let files {
                 host.filesChanged(files)
                 host.router.flush()
             }

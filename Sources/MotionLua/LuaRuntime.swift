@@ -389,9 +389,16 @@ public final class LuaRuntime {
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
+        setTimeout(seconds, now: seconds > 0 ? ms_monotonic() : 0)
+    }
+
+    /// `setTimeout` from `now` (CLOCK_MONOTONIC seconds) read by the caller: a live host arms
+    /// the time limit for every frame, and one clock read serves it and the watchdog (a clock
+    /// read is a system call where the clock source has no vDSO, as in a VM on HPET).
+    public func setTimeout(_ seconds: Double, now: Double) {
         guard !isClosed else { return }
-        deadline = seconds > 0 ? ms_monotonic() + seconds : .infinity
-        ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
+        deadline = seconds > 0 ? now + seconds : .infinity
+        ms_setdeadline(mainState, seconds > 0 ? now + seconds : 0)
     }
 
     /// Live input runs all day: when set, a callback that raises (or returns what cannot be used)

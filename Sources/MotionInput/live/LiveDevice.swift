@@ -93,7 +93,10 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             timeOriginMicroseconds = event.sec &* 1_000_000 &+ event.usec
         }
         lastEventT = time - origin!
-        lastEventLocal = monotonicNow()
+        // Only the estimate of input time between events of a clock other than ours needs the
+        // local time of each event (a clock read per event otherwise: a system call in a VM
+        // whose clock source has no vDSO).
+        if !timestampsAreMonotonic { lastEventLocal = monotonicNow() }
     }
 
     /// The next frame, waiting at most `timeout` seconds for it (nil: no limit).
