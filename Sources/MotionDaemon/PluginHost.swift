@@ -33,6 +33,11 @@ public final class PluginHost: LiveTarget {
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
     /// until its file changes.
     public var hangRecord: HangRecord?
+    /// `ctl monitor --recognizers`: makes the observer of a plugin's recognizers, by plugin name,
+    /// for every version it loads (nil: nobody listens, and recognizers build no reasons).
+    public var recognizerObservers: ((String) -> RecognizerObserver)? {
+        didSet { for plugin in plugins { plugin.pipeline.recognizerObserver = recognizerObservers?(plugin.name) } }
+    }
     /// Called after plugins loaded, reloaded or unloaded (the watcher's file list changes).
     public var onPluginsChanged: (() -> Void)?
 
@@ -70,6 +75,7 @@ public final class PluginHost: LiveTarget {
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
         plugin.watchdog = watchdog
         plugin.hangRecord = hangRecord
+        plugin.pipeline.recognizerObserver = recognizerObservers?(name)
         if case .some(let app) = focusedApp { plugin.pipeline.setFocusedApp(app) }
         plugins.append(plugin)
         plugins.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }

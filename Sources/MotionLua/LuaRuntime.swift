@@ -170,8 +170,8 @@ public final class LuaRuntime {
     /// `apps` of the recognizer options being read, likewise.
     var pendingApps: AppFilter?
 
-    /// Whether recognizers remember where the script made them (`creationSites`): on for
-    /// `plot` only. Set before `load()`.
+    /// Whether recognizers remember every script line on the stack where they were made
+    /// (`creationSites`): on for `plot` only. Set before `load()`.
     public var recordsCreationSites = false
     /// Where each recognizer was made, by its identity (see CreationSite).
     public internal(set) var creationSites: [ObjectIdentifier: [CreationSite]] = [:]

@@ -50,6 +50,12 @@ public final class ReloadingPipeline: LiveTarget {
     /// the daemon writes one line per change for all its plugins instead.
     public var writesFocusChanges = true
 
+    /// Told of the recognizers' state changes with their reasons, in this version and every
+    /// later one (`ctl monitor --recognizers`); nil: nobody listens.
+    public var recognizerObserver: RecognizerObserver? {
+        didSet { runtime?.dispatcher.recognizerObserver = recognizerObserver }
+    }
+
     /// A live provider's focus change: to the running version, and to every later one.
     public func setFocusedApp(_ app: AppInfo?) {
         focusedApp = .some(app)
@@ -59,6 +65,7 @@ public final class ReloadingPipeline: LiveTarget {
     public init(_ options: RunOptions, output: MotionOutput) {
         self.options = options
         self.output = output
+        recognizerObserver = options.recognizerObserver
     }
 
     deinit { runtime?.close() }
@@ -84,6 +91,7 @@ public final class ReloadingPipeline: LiveTarget {
         // kept box drifted by the whole replay at each reload). Live input goes on: they carry.
         candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
         candidate.actions = ActionSession(host: options.actions)
+        candidate.dispatcher.recognizerObserver = recognizerObserver
         // Live input: time goes on — setup lines and motion.time() read the reload time.
         let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : inputTimeNow?() ?? 0
         if resume > 0 { candidate.dispatcher.advance(to: resume) }
