@@ -71,12 +71,12 @@ let package = Package(
                 swiftSettings: hotPath),
         // The plugin host (`motionscript daemon`): a folder of plugins, each in a Lua state of
         // its own, reloaded alone; its output router and config watcher.
-        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
+        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams", "MotionCheck"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures"]),
+        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
         // `motionscript check`: what can be known about plugins before a gesture happens.
-        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions"]),
+        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions", "MotionGestures"]),
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures"],
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],

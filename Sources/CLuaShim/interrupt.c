@@ -1,5 +1,6 @@
 #include "CLuaShim.h"
 #include "extra.h"
+#include "checkstop.h"
 #include <lua.h>
 #include <lauxlib.h>
 #include <errno.h>
@@ -60,11 +61,8 @@ static void apply(lua_State *L) {
     if (stopped(L)) hook(L); /* a signal that came between the check and the change */
 }
 
-/* Raises the error of a stopped state at the script's line. */
-static int raise_stop(lua_State *L, lua_Debug *ar, int why) {
-    lua_getinfo(L, "Sl", ar);
-    if (ar->currentline > 0) lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-    else lua_pushliteral(L, "");
+/* Pushes why the state stopped, after the place (on top). */
+static int push_stop(lua_State *L, int why) {
     switch (why) {
     case MS_STOP_TIMEOUT: lua_pushliteral(L, "timeout: the script ran past its time limit"); break;
     case MS_STOP_HOST: lua_pushfstring(L, "interrupted (%s)", ms_extra(L)->stopReason); break;
@@ -72,6 +70,14 @@ static int raise_stop(lua_State *L, lua_Debug *ar, int why) {
     }
     lua_concat(L, 2);
     return lua_error(L);
+}
+
+/* Raises the error of a stopped state at the script's line. */
+static int raise_stop(lua_State *L, lua_Debug *ar, int why) {
+    lua_getinfo(L, "Sl", ar);
+    if (ar->currentline > 0) lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+    else lua_pushliteral(L, "");
+    return push_stop(L, why);
 }
 
 /* Raises at the next Lua instruction, call or return, and again at every one after it, so a
@@ -87,20 +93,38 @@ static void stop_hook(lua_State *L, lua_Debug *ar) {
     raise_stop(L, ar, why);
 }
 
+/* Why the state must stop now (see `stopped`), its deadline included: once past it, the state
+ * is stopped for good (MS_STOP_TIMEOUT). 0: it runs on. */
+static int stopped_now(lua_State *L) {
+    ms_Extra *e = ms_extra(L);
+    int why = stopped(L);
+    if (why || !(e->deadline > 0 && ms_monotonic() > e->deadline)) return why;
+    int expected = 0;
+    atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT);
+    return stopped(L);
+}
+
 /* Every DEADLINE_COUNT instructions while the state has a time limit. Once it has passed (or
  * another thread marked the state, ms_state_expire) the state is stopped for good: from then on
  * the stopping hook raises at every instruction, as an interruption does. */
 static void deadline_hook(lua_State *L, lua_Debug *ar) {
-    ms_Extra *e = ms_extra(L);
-    int why = stopped(L);
-    if (!why) {
-        if (!(e->deadline > 0 && ms_monotonic() > e->deadline)) return;
-        int expected = 0;
-        atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT);
-        why = stopped(L);
-    }
+    int why = stopped_now(L);
+    if (!why) return;
     hook(L);
     raise_stop(L, ar, why);
+}
+
+_Thread_local unsigned ms_steps;
+
+/* A library function looping in C (CLuaShimBounded.h): what deadline_hook and stop_hook do
+ * between instructions, from inside it. The stopping hook is set too, so that the script's
+ * next instruction raises again whatever pcall caught this error. */
+void ms_checkstop(lua_State *L) {
+    int why = stopped_now(L);
+    if (!why) return;
+    hook(L);
+    luaL_where(L, 1);
+    push_stop(L, why);
 }
 
 static void interrupt(int why) {

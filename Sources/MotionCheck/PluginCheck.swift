@@ -1,3 +1,4 @@
+import MotionGestures
 import MotionHost
 import MotionLua
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ public enum PluginCheck {
 
     public static func check(_ plugins: [String], timeout: Double = 5, memoryLimit: Int = 64 << 20) -> Report {
         var report = Report(plugins: plugins)
-        var bound: [String: (file: String, line: Int)] = [:]
+        var bound: [String: [(file: String, line: Int, apps: AppFilter?)]] = [:]
         for file in plugins {
             let loaded = load(file, timeout: timeout, memoryLimit: memoryLimit)
             guard let text = FolderListing.read(file) else {
@@ -51,24 +52,37 @@ public enum PluginCheck {
             let found = StaticChecks.findings(file: file, source: source)
             // A literal name the text check reports may also have failed the setup: said once.
             let staticErrorLines = Set(found.filter { $0.severity == .error }.compactMap(\.line))
-            // The runtime's own duration warning (over a minute) and the text check's (over 10 s)
-            // may name the same line: said once, the runtime's.
-            let runtimeWarningLines = Set(loaded.filter { $0.severity == .warning }.compactMap(\.line))
-            let textFindings = found.filter { !($0.severity == .warning && $0.message.contains("durations are in seconds")
-                                                && $0.line.map(runtimeWarningLines.contains) == true) }
-            report.findings += loaded.filter { $0.line.map { !staticErrorLines.contains($0) } ?? true } + textFindings
-            var mine: Set<String> = []
+            report.findings += loaded.filter { $0.line.map { !staticErrorLines.contains($0) } ?? true }
+                + Self.withoutRuntimeDuplicates(found, runtime: loaded)
+            var reported: Set<String> = []
             // A binding is a gesture named by fingers or direction; a bare drag is not one.
-            for (line, key) in StaticChecks.bindings(source: source) where key.contains("=") {
-                if let other = bound[key], other.file != file, !mine.contains(key) {
+            // Bindings for applications that cannot both have the focus (`apps =`) do not conflict.
+            for (line, key, apps) in StaticChecks.bindings(source: source) where key.contains("=") {
+                if !reported.contains(key),
+                   let other = bound[key]?.first(where: { $0.file != file && AppFilter.mayShareFocus($0.apps, apps) }) {
                     report.findings.append(CheckFinding(file: file, line: line, .warning,
                         "\(key) is also bound by \(other.file):\(other.line): both plugins act on the same gesture"))
+                    reported.insert(key)
                 }
-                mine.insert(key)
-                if bound[key] == nil { bound[key] = (file, line) }
+                bound[key, default: []].append((file, line, apps))
             }
         }
         return report
+    }
+
+    /// The text's findings (`StaticChecks`) for a plugin the daemon loaded: what the runtime
+    /// warned about while loading it (`runtimeLines`, as it logged them) is not said twice.
+    public static func textFindings(file: String, text: String, runtimeLines: [String]) -> [CheckFinding] {
+        withoutRuntimeDuplicates(StaticChecks.findings(file: file, source: LuaSourceText(text)),
+                                 runtime: runtimeNotes(file: file, runtimeLines))
+    }
+
+    /// The runtime's own duration warning (over a minute) and the text check's (over 10 s) may
+    /// name the same line: said once, the runtime's.
+    static func withoutRuntimeDuplicates(_ found: [CheckFinding], runtime: [CheckFinding]) -> [CheckFinding] {
+        let runtimeWarningLines = Set(runtime.filter { $0.severity == .warning }.compactMap(\.line))
+        return found.filter { !($0.severity == .warning && $0.message.contains("durations are in seconds")
+                                && $0.line.map(runtimeWarningLines.contains) == true) }
     }
 
     /// Loads a plugin in the sandbox without input: syntax errors, errors its setup raises,

@@ -1,4 +1,5 @@
 import MotionActions
+import MotionGestures
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,32 +68,45 @@ enum StaticChecks {
 
     /// The gestures a plugin binds, by what a person would call the same gesture: kind, fingers,
     /// direction, taps.
-    static func bindings(source: LuaSourceText) -> [(line: Int, key: String)] {
-        var found: [(Int, String)] = []
+    static func bindings(source: LuaSourceText) -> [(line: Int, key: String, apps: AppFilter?)] {
+        var found: [(Int, String, AppFilter?)] = []
         for (line, match) in source.matches(recognizer) {
             var kind = String(match.output[1].substring ?? "")
             if kind == "pan" { kind = "translation" }
             if kind == "pinch" { kind = "scale" }
-            let body = Self.tableBody(source.text(from: line), from: match.range.upperBound, in: source.lines[line - 1])
+            let text = source.text(from: line)
+            let body = Self.tableBody(text, from: match.range.upperBound, in: source.lines[line - 1])
             var parts = [kind]
             for field in ["fingers", "direction", "taps", "edge", "from"] {
                 if let value = Self.field(field, in: body) { parts.append("\(field)=\(value)") }
             }
-            found.append((line, parts.joined(separator: " ")))
+            found.append((line, parts.joined(separator: " "), Self.apps(in: Self.tableBody(text, from: match.range.upperBound, in: source.lines[line - 1], nested: true))))
         }
         return found
     }
 
     /// The top level of the table constructor opened just before `start` (nested tables dropped).
-    static func tableBody(_ text: String, from start: String.Index, in firstLine: String) -> String {
+    /// (`nested`: with the nested tables' text.)
+    static func tableBody(_ text: String, from start: String.Index, in firstLine: String, nested: Bool = false) -> String {
         let offset = firstLine.distance(from: firstLine.startIndex, to: start)
         var depth = 1
         var body = ""
         for c in text.dropFirst(offset) {
             if c == "{" { depth += 1 } else if c == "}" { depth -= 1; if depth == 0 { break } }
-            if depth == 1 { body.append(c) }
+            if depth == 1 || nested { body.append(c) }
         }
         return body
+    }
+
+    static var appsField: Regex<AnyRegexOutput> { try! Regex(#"(?:^|[^A-Za-z0-9_])apps\s*=\s*(\{[^{}]*\}|"[^"\n]*"|'[^'\n]*')"#) }
+    static var quoted: Regex<AnyRegexOutput> { try! Regex(#""([^"\n]*)"|'([^'\n]*)'"#) }
+
+    /// The `apps =` of a recognizer's options when written as literal names (nil: none, or
+    /// not literal, which counts as every application).
+    static func apps(in body: String) -> AppFilter? {
+        guard let match = body.firstMatch(of: appsField), let value = match.output[1].substring else { return nil }
+        let names = value.matches(of: quoted).map { String($0.output[1].substring ?? $0.output[2].substring ?? "") }
+        return names.isEmpty ? nil : AppFilter(names)
     }
 
     static func field(_ name: String, in body: String) -> String? {

@@ -37,9 +37,12 @@ public struct ControlStatus {
         public var memoryBytes: Int?
         public var cpuSeconds: Double?
         public var recognizers: [String]
+        /// `check`'s findings at its last load ("warning: /path/swipe.lua:5: …").
+        public var findings: [String]
 
         public init(name: String, state: String, version: Int, errors: Int = 0, lastError: String? = nil,
-                    memoryBytes: Int? = nil, cpuSeconds: Double? = nil, recognizers: [String] = []) {
+                    memoryBytes: Int? = nil, cpuSeconds: Double? = nil, recognizers: [String] = [], findings: [String] = []) {
+            self.findings = findings
             self.name = name
             self.state = state
             self.version = version
@@ -105,6 +108,7 @@ public struct ControlStatus {
                     "errors": .number(Double(p.errors)), "recognizers": .array(p.recognizers.map(JSONValue.string)),
                 ]
                 if let e = p.lastError { o["error"] = .string(e) }
+                if !p.findings.isEmpty { o["findings"] = .array(p.findings.map(JSONValue.string)) }
                 if let m = p.memoryBytes { o["memory"] = .number(Double(m)) }
                 if let c = p.cpuSeconds { o["cpu"] = .number(c) }
                 return .object(o)

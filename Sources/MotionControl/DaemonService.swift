@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionActions
 import MotionDaemon
 import MotionHost
 import MotionInput
@@ -153,7 +154,8 @@ public final class DaemonService: ControlTarget {
     public func controlStatus() -> ControlStatus {
         let plugins = host.status().map {
             ControlStatus.Plugin(name: $0.name, state: $0.state.rawValue, version: $0.version, errors: $0.errors, lastError: $0.lastError,
-                                 memoryBytes: $0.memory, cpuSeconds: $0.cpuSeconds, recognizers: $0.recognizers)
+                                 memoryBytes: $0.memory, cpuSeconds: $0.cpuSeconds, recognizers: $0.recognizers,
+                                 findings: $0.findings)
         }
         let devices = (device?.members ?? []).map {
             ControlStatus.Device(node: $0.node, name: $0.tag.name, kind: $0.tag.kind, grabbed: grabs && !host.isPaused)
@@ -193,6 +195,22 @@ public final class DaemonService: ControlTarget {
         updateStatus()
     }
 
+    /// `daemon --notify`: a desktop notification when a plugin fails (`FailureNotifier`).
+    public private(set) var notifier: FailureNotifier?
+
+    public func notifyOnFailure(searchPath: String) {
+        let journal = JournalStream.isStandardError
+        // notify-send's own failure (no notification daemon, say) comes from the reaper thread.
+        let launcher = ProcessLauncher { line in
+            StandardError.line(JournalStream.format("warning: --notify: " + line, priority: .warning, journal: journal))
+        }
+        let notifier = FailureNotifier(searchPath: searchPath, launcher: launcher, now: Clock.monotonic) { [weak host] in
+            host?.router.diagnostic(nil, $0)
+        }
+        host.router.onPluginFailure = { notifier.pluginFailed($0, $1) }
+        self.notifier = notifier
+    }
+
     public func controlResume() {
         if grabs, host.isPaused { device?.setGrabbed(true) }
         host.resume()
@@ -208,10 +226,7 @@ public final class DaemonService: ControlTarget {
 
     public func controlRecord(lastSeconds: Double, to path: String) throws -> ControlRecording {
         let written = try recorder.write(lastSeconds: lastSeconds, to: path)
-        if !written.left.isEmpty {
-            host.router.diagnostic(nil, "warning: record wrote \(written.device) only; \(written.left.joined(separator: ", ")) also had input (one device a recording)")
-        }
-        return ControlRecording(path: path, devices: 1, events: written.events, seconds: min(lastSeconds, recorder.seconds))
+        return ControlRecording(path: path, devices: written.devices.count, events: written.events, seconds: min(lastSeconds, recorder.seconds))
     }
 
     public func controlScenario(name: String, lastSeconds: Double, into directory: String) throws -> [String] {

@@ -56,43 +56,45 @@ public final class FlightRecorder {
     /// Writes `events` with the focus changes among them as app comments (`AppComment`): first
     /// the focus in effect at the first event, then each change before the event it precedes.
     public static func write(_ events: [InputEventRecord], focus: [(micros: Int64, app: AppInfo?)], to writer: EvemuWriter) throws {
-        var next = 0
-        let start = events.first.map { $0.sec * 1_000_000 + $0.usec } ?? 0
-        var initial: AppInfo??
-        while next < focus.count, focus[next].micros <= start { initial = .some(focus[next].app); next += 1 }
-        if case .some(let app) = initial { try writer.write(app: app) }
-        for event in events {
-            let t = event.sec * 1_000_000 + event.usec
-            while next < focus.count, focus[next].micros <= t { try writer.write(app: focus[next].app); next += 1 }
-            try writer.write(event)
-        }
+        let recording = MergedRecording(writer: writer, devices: 1)
+        for change in focus { recording.noteFocus(change.app, at: change.micros) }
+        for event in events { recording.append(event, device: 0) }
+        try recording.flush()
     }
 
     public struct Written: Equatable {
         public var path: String
-        public var device: String
+        /// The devices written, device 1 (the one with the most input) first.
+        public var devices: [String]
         public var events: Int
-        /// Devices with input in the window that the file does not hold.
-        public var left: [String]
     }
 
-    /// Writes the last `lastSeconds` (at most the recorder's window) as an evemu recording of
-    /// the device that had the most input then; the others are named in `left`.
+    /// Writes the last `lastSeconds` (at most the recorder's window) as an evemu recording: of
+    /// the one device that had input then, or of several (docs/input.md), the one with the most
+    /// input first, so a tool that reads one device of the file reads that one.
     public func write(lastSeconds: Double, to path: String) throws -> Written {
         guard seconds > 0 else { throw ControlError("the flight recorder is off (daemon --flight-recorder 0)") }
         let end = tracks.compactMap(\.ring.lastMicroseconds).max()
         guard let end else { throw ControlError("no input recorded yet") }
         let since = end - Int64(min(lastSeconds, seconds) * 1_000_000)
-        let windows = tracks.map { ($0, $0.ring.events(since: since)) }.filter { !$0.1.isEmpty }
-        guard let (track, events) = windows.max(by: { $0.1.count < $1.1.count }) else {
-            throw ControlError("no input in the last \(lastSeconds) s")
+        var windows = tracks.enumerated().map { (index: $0.offset, track: $0.element, events: $0.element.ring.events(since: since)) }
+            .filter { !$0.events.isEmpty }
+        guard !windows.isEmpty else { throw ControlError("no input in the last \(lastSeconds) s") }
+        windows.sort { $0.events.count != $1.events.count ? $0.events.count > $1.events.count : $0.index < $1.index }
+        let devices = windows.map { window in
+            var description = window.track.description
+            if description.name.isEmpty { description.name = window.track.tag.name }
+            return (description: description, keptKind: Optional(window.track.tag.kind))
         }
-        var description = track.description
-        if description.name.isEmpty { description.name = track.tag.name }
-        let writer = try EvemuWriter(path: path, device: description, keptKind: track.tag.kind)
-        try Self.write(events, focus: focusChanges, to: writer)
-        try writer.close()
-        return Written(path: path, device: "\(track.node) (\(track.tag.kind): \(track.tag.name))", events: events.count,
-                       left: windows.filter { $0.0.node != track.node }.map(\.0.node))
+        // Ties in time go as the live set took them: in the tracks' order.
+        let recording = MergedRecording(writer: try EvemuWriter(path: path, devices: devices), devices: windows.count,
+                                        tieOrder: windows.indices.sorted { windows[$0].index < windows[$1].index })
+        for change in focusChanges { recording.noteFocus(change.app, at: change.micros) }
+        for (k, window) in windows.enumerated() {
+            for event in window.events { recording.append(event, device: k) }
+        }
+        try recording.finish()
+        return Written(path: path, devices: windows.map { "\($0.track.node) (\($0.track.tag.kind): \($0.track.tag.name))" },
+                       events: windows.reduce(0) { $0 + $1.events.count })
     }
 }

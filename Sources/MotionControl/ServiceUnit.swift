@@ -22,6 +22,8 @@ public enum ServiceUnit {
         [Service]
         Type=notify
         NotifyAccess=main
+        # Add --notify for a desktop notification (notify-send) when a plugin fails:
+        #   ExecStart=\(binary) daemon --notify
         ExecStart=\(binary) daemon
         ExecReload=/bin/kill -HUP $MAINPID
         # The JSON Lines are for `ctl monitor` and debugging; diagnostics reach the journal with

@@ -16,6 +16,8 @@ public final class BoundedWriter: @unchecked Sendable {
         var droppedBefore = 0
         var failure: LineSink.Failure?
         var closed = false
+        /// The thread has ended: everything queued was written, or writing failed.
+        var finished = false
     }
 
     /// Bytes waiting to be written before lines are dropped.
@@ -73,12 +75,19 @@ public final class BoundedWriter: @unchecked Sendable {
     public var wakeUps: Int { ready.lock(); defer { ready.unlock() }; return signals }
     private var signals = 0
 
-    /// Writes what is queued and ends the thread; later lines are dropped.
-    public func close() {
+    /// Writes what is queued and ends the thread; later lines are dropped. A reader that
+    /// stopped reading is waited for `seconds` at most: the daemon's exit must not hang on it
+    /// (what is still queued then is lost; the thread, blocked in its write, ends with the process).
+    public func close(waitingAtMost seconds: Double = 2) {
         state.withLock { $0.closed = true }
         signal()
-        while state.withLock({ !$0.pending.isEmpty && $0.failure == nil }) { usleep(1000) }
-        sink.flush()
+        // The thread writes (and flushes) everything queued before it ends; the sink is not
+        // touched here, since a write blocked on the reader holds it.
+        let deadline = Clock.monotonic() + seconds
+        while !state.withLock({ $0.finished }) {
+            if Clock.monotonic() > deadline { return }
+            usleep(1000)
+        }
     }
 
     private func signal() {
@@ -96,6 +105,7 @@ public final class BoundedWriter: @unchecked Sendable {
         sigaddset(&signals, SIGTERM)
         sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
+        defer { state.withLock { $0.finished = true } }
         while true {
             ready.lock()
             while state.withLock({ $0.pending.isEmpty && !$0.closed }) { ready.wait() }

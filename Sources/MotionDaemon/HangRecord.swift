@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The plugin that hung the daemon last time. A hang inside a C function (a pathological
-/// `string.find` pattern) never reaches the Lua hook, so the time limit cannot stop it on the
-/// same thread: the watchdog ends the process (`PluginWatchdog`), after writing the culprit's
+/// The plugin that hung the daemon last time. A hang outside Lua that the time limit cannot
+/// reach (the library's long loops check it themselves; this is for what is left, a system
+/// call that never returns) cannot be stopped on the same thread: the watchdog ends the
+/// process (`PluginWatchdog`, the last resort), after writing the culprit's
 /// file identity here. At the next start (systemd restarts the service) that plugin stays
 /// disabled until its file changes. Kept at `$XDG_STATE_HOME/motionscript/hung-plugin`
 /// (`~/.local/state/motionscript/hung-plugin`).

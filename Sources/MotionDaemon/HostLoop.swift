@@ -7,15 +7,16 @@ import MotionLua
 /// lines every time), or live input with the config folder watched.
 public enum HostLoop {
     /// Loads every plugin, feeds each frame of `source` to all of them, then lets scheduled
-    /// work settle. Stops early at SIGINT/SIGTERM or when the output cannot be written.
+    /// work settle. Stops early at SIGINT/SIGTERM or when the output cannot be written
+    /// (`PluginHost.stopReason`).
     public static func replay(_ source: FrameSource, host: PluginHost) throws {
         host.loadAll()
         defer { host.close() }
-        while let frame = try source.nextFrame() {
+        while host.stopReason == nil, let frame = try source.nextFrame() {
             if Interruption.isRequested { return }
             host.handle(frame)
         }
-        if Interruption.isRequested { return }
+        if Interruption.isRequested || host.stopReason != nil { return }
         host.finish()
         host.router.flush()
     }
@@ -58,6 +59,7 @@ public enum HostLoop {
             let step = try loop.step(host, maxWait: wait)
             try focus?.pollIfDue()
             host.router.flush()
+            if let reason = host.stopReason { return reason }
             if case .end(let reason) = step {
                 host.finish()
                 host.router.flush()

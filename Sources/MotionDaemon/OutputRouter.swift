@@ -56,6 +56,7 @@ public final class OutputRouter {
 
     /// `{"t":…,"plugin":"NAME","status":…,"version":N}` (and `"error"`): a plugin's lifecycle.
     public func lifecycle(t: Double, plugin: String, status: PluginEvent, version: Int, error: String? = nil) {
+        if status == .failed || status == .disabled { onPluginFailure?(plugin, error ?? status.rawValue) }
         writer.reset()
         writer.raw("{\"t\":")
         writer.time(t)
@@ -85,6 +86,9 @@ public final class OutputRouter {
         writer.withBytes { scratch.append(contentsOf: $0) }
         deliver()
     }
+
+    /// Told when a plugin fails or is disabled (its name, why): `daemon --notify`.
+    public var onPluginFailure: ((String, String) -> Void)?
 
     /// A diagnostic about `plugin` (nil: the daemon's own): one line on stderr starting with its
     /// name, kept in the log.

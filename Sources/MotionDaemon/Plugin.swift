@@ -1,4 +1,5 @@
 import Foundation
+import MotionCheck
 import MotionGestures
 import MotionHost
 import MotionLua
@@ -44,6 +45,7 @@ public final class Plugin {
         var options = options
         options.scriptPath = path
         options.profile = PluginProfile.source(plugin: name)
+        options.regularFilesOnly = PluginProfile.regularFilesOnly(plugin: name)
         options.scriptArguments = []
         pipeline = ReloadingPipeline(options, output: output)
         pipeline.keepsFailingCallbacks = true
@@ -63,6 +65,12 @@ public final class Plugin {
     /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
     /// file's header may override. Writes the lifecycle line.
     func load(at t: Double, defaults: PluginLimits) {
+        // A FIFO would wait for a writer (Foundation refuses one as "no permission").
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            let what = info.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a device or socket"
+            return loadFailed(at: t, "\(path): \(what), not a regular file: a plugin is a regular file")
+        }
         let source: String
         do {
             source = try String(contentsOfFile: path, encoding: .utf8)
@@ -84,19 +92,39 @@ public final class Plugin {
         let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
         watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: nil)
+        (output.collected, output.collecting) = ([], true)
         let result = pipeline.reload()
+        output.collecting = false
         watchdog?.disarm()
         busySeconds += Clock.monotonic() - start
         switch result {
         case .success:
             state = .running
             recentErrors = []
+            checkSource(source)
             // The fingers handed to the new version may already meet an error.
             if let failure = pipeline.failure { stopped(by: failure) }
         case .failure(let error):
             loadFailed(at: t, error.message, keepsRunning: wasRunning)
         }
     }
+
+    /// What `check` finds in the version just loaded (docs/daemon.md): said in the log under the
+    /// plugin's name, at its priority, and kept for `ctl status` with the runtime's warnings of
+    /// the load. An error-level finding (an unknown key name in a callback, say) does not stop
+    /// the load: the plugin's other gestures work, and that call fails when it runs.
+    private func checkSource(_ source: String) {
+        let found = PluginCheck.textFindings(file: path, text: source, runtimeLines: output.collected)
+        for finding in found {
+            router.diagnostic(name, "\(finding.severity.rawValue): \(path)\(finding.line.map { ":\($0)" } ?? ""): \(finding.message)")
+        }
+        findings = output.collected.filter { $0.hasPrefix("warning: ") || $0.hasPrefix("error: ") }
+            + found.map { "\($0.severity.rawValue): \(path)\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }
+    }
+
+    /// The findings of the version running: `check`'s, the runtime's warnings while it loaded,
+    /// and the bindings it shares with other plugins.
+    public internal(set) var findings: [String] = []
 
     private func loadFailed(at t: Double, _ message: String, keepsRunning: Bool = false) {
         errorCount += 1
@@ -229,7 +257,7 @@ public final class Plugin {
         PluginStatus(name: name, path: path, state: state, version: version, errors: errorCount, lastError: lastError,
                      memory: runtime?.memoryUsed ?? 0, cpuSeconds: busySeconds,
                      recognizers: runtime.map { RecognizerSignature.describe($0.dispatcher.recognizers) } ?? [],
-                     limits: limits)
+                     limits: limits, findings: findings)
     }
 }
 

@@ -51,6 +51,29 @@ public final class PluginHost: LiveTarget {
         self.options = options
         self.router = router
         self.defaults = defaults
+        router.onFailure = { [unowned self] in outputFailed() }
+    }
+
+    /// Why the host stopped before its input ended, nil while it runs: its output cannot be
+    /// written any more. The loops (`HostLoop`) end at the next frame.
+    public private(set) var stopReason: String?
+
+    /// The output is the process's, shared by every plugin: when it cannot be written (its
+    /// reader went away, a full disk) that is no plugin's fault. The call into the plugin under
+    /// way ends normally (within its time limit), no other plugin is called, and no Lua state
+    /// is interrupted or blamed — unlike a signal, which stops every state at once
+    /// (`Interruption`). A reader that is only slow never gets here: live output drops lines
+    /// rather than wait (`BoundedWriter`).
+    private func outputFailed() {
+        guard stopReason == nil else { return }
+        let why: String
+        switch router.failure {
+        case .closedPipe: why = "its reader went away"
+        case .error(let message): why = message
+        case nil: why = "unknown error"
+        }
+        // Said by the command as it ends (a filter whose reader went away ends quietly).
+        stopReason = "the output cannot be written (\(why)); stopped"
     }
 
     public func plugin(named name: String) -> Plugin? { plugins.first { $0.name == name } }
@@ -92,7 +115,9 @@ public final class PluginHost: LiveTarget {
 
     private func reportConflicts(of plugin: Plugin) {
         for (gesture, other) in ConflictCheck.conflicts(of: plugin, among: plugins) {
-            router.diagnostic(plugin.name, "warning: \(gesture) is also bound by the plugin \(other): both act on it")
+            let line = "warning: \(gesture) is also bound by the plugin \(other): both act on it"
+            router.diagnostic(plugin.name, line)
+            plugin.findings.append(line)
         }
     }
 
@@ -159,7 +184,7 @@ public final class PluginHost: LiveTarget {
         if let change = frame.focus { _ = noteFocus(change.app, at: frame.t) }
         // The service's emergency-stop gesture sees every frame, paused or not.
         onFrame?(frame)
-        for plugin in plugins {
+        for plugin in plugins where stopReason == nil {
             // Paused: the plugins still learn which fingers are down (for after `resume`).
             if isPaused { plugin.pipeline.track(frame) } else { plugin.handle(frame) }
         }
@@ -173,12 +198,12 @@ public final class PluginHost: LiveTarget {
     public func advance(to t: Double) {
         time = max(time, t)
         guard !isPaused else { return }
-        for plugin in plugins { if let due = plugin.nextDueTime, due <= t { plugin.advance(to: t) } }
+        for plugin in plugins where stopReason == nil { if let due = plugin.nextDueTime, due <= t { plugin.advance(to: t) } }
     }
 
     public func finish() {
         guard !isPaused else { return }
-        for plugin in plugins { plugin.finish() }
+        for plugin in plugins where stopReason == nil { plugin.finish() }
     }
 
     /// The end of the daemon: every plugin's state closes (held keys released).

@@ -36,7 +36,18 @@ final class PluginOutput: MotionOutput {
         send()
     }
 
-    func log(_ line: String) { router.diagnostic(name, line) }
+    /// The runtime's diagnostics while `collecting` (a load: its warnings and notes, which
+    /// become the plugin's findings).
+    var collected: [String] = []
+    var collecting = false
+
+    /// The runtime's notes (a stream never subscribed) are warnings in the daemon's log, as in
+    /// `check`: a plugin that silently does nothing is worth the journal's attention.
+    func log(_ line: String) {
+        let line = line.hasPrefix("note: ") ? "warning: " + line.dropFirst("note: ".count) : line
+        if collecting { collected.append(line) }
+        router.diagnostic(name, line)
+    }
 
     private func send() {
         writer.withBytes { router.append($0, tag: tag) }

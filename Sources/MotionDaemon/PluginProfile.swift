@@ -5,8 +5,11 @@ import MotionLua
 ///
 /// - `os.exit` raises an error that names the plugin (it would end every plugin's host);
 /// - `io.read`, `io.lines()` and `io.input(…)` refuse: the daemon's stdin is not a terminal,
-///   and a blocking read would stop every plugin (stdin is /dev/null besides, so
-///   `io.stdin:read` returns nil at once);
+///   and a blocking read would stop every plugin (`io.stdin` and `io.input()` read as empty,
+///   whatever the process's stdin, and `loadfile()`/`dofile()` without a file name refuse);
+/// - files open without blocking, regular files only (`regularFilesOnly`): `io.open`,
+///   `io.lines`, `io.output`, `loadfile`, `dofile` and `require` refuse a FIFO, a terminal or
+///   a device, naming the plugin and the path;
 /// - `os.execute` and `io.popen` refuse: they block the host until the command ends
 ///   (`motion.exec` starts a command without waiting);
 /// - `os.setlocale` refuses (process-wide: it would change number formatting for every plugin);
@@ -52,6 +55,12 @@ public enum PluginProfile {
           stderr:write("\\n")
         end
         """
+    }
+
+    /// Why a plugin opens regular files only (`LuaRuntime(regularFilesOnly:)`): the end of the
+    /// error when it names a FIFO, a terminal or a device, which could block every plugin.
+    public static func regularFilesOnly(plugin name: String) -> String {
+        "a plugin (\(name)) opens regular files only: reading anything else can block every plugin"
     }
 
     /// A Lua string literal for any text (a file name may hold quotes or backslashes).

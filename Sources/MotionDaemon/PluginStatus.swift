@@ -32,4 +32,7 @@ public struct PluginStatus: Sendable, Equatable {
     /// Its recognizers, e.g. "swipe fingers=3 direction=left".
     public var recognizers: [String]
     public var limits: PluginLimits
+    /// What `check` found when its version loaded, and bindings it shares with other plugins
+    /// ("warning: /path/swipe.lua:5: …").
+    public var findings: [String] = []
 }

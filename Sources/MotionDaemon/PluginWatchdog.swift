@@ -9,8 +9,11 @@ import Glibc
 /// The time limit's enforcer for code the Lua hook cannot reach, per plugin call: the
 /// `Watchdog`'s thread, armed around each call into a plugin with that plugin's limit. At the
 /// limit it stops the plugin's state (`LuaStateLimiter`: it raises as soon as Lua runs again,
-/// and only that plugin is disabled). A call still blocked `grace` seconds later is inside a C
-/// function (a pathological `string.find` pattern), which nothing but the process can leave:
+/// and only that plugin is disabled). The library's own loops in C (pattern matching, the table
+/// functions, `load`) check the limit themselves (CLuaShimBounded.h) and a plugin opens no file
+/// that could block (`RegularFiles`), so this is a last resort: a call still blocked `grace`
+/// seconds later is stuck outside Lua where nothing can reach it (a system call that does not
+/// return, a bug in C), which nothing but the process can leave:
 /// the watchdog records the plugin (`HangRecord`), writes the whole lines already made, says
 /// which plugin hung and ends the process with exit status 1; the next start (the service's
 /// restart) keeps that plugin disabled until its file changes.
@@ -34,7 +37,7 @@ public final class PluginWatchdog: Sendable {
             let hung = armed.call.withLock { $0 }
             record?.write(hung.identity)
             sink?.flushIfIdle()
-            StandardError.line("\(hung.plugin): error: still running \(grace) s after its time limit of \(hung.timeout) s, blocked outside Lua (in a C function such as string.find with a pathological pattern): the daemon ends; at its next start \(hung.plugin) stays disabled until its file changes")
+            StandardError.line("\(hung.plugin): error: still running \(grace) s after its time limit of \(hung.timeout) s, blocked outside Lua (in a C function or a system call): the daemon ends; at its next start \(hung.plugin) stays disabled until its file changes")
             _exit(1)
         }
     }

@@ -37,7 +37,7 @@ enum ConflictCheck {
         for other in plugins where other !== plugin {
             guard let recognizers = other.runtime?.dispatcher.recognizers else { continue }
             let shared = Set(bindings(recognizers).flatMap { theirs in
-                mine.filter { $0.key == theirs.key && mayShareFocus($0.apps, theirs.apps) }.map(\.key)
+                mine.filter { $0.key == theirs.key && AppFilter.mayShareFocus($0.apps, theirs.apps) }.map(\.key)
             })
             for key in shared.sorted() { found.append((key, other.name)) }
         }
@@ -46,15 +46,5 @@ enum ConflictCheck {
 
     private static func bindings(_ recognizers: [GestureRecognizer]) -> [(key: String, apps: AppFilter?)] {
         recognizers.compactMap { r in RecognizerSignature.conflictKey(r).map { ($0, r.apps) } }
-    }
-
-    /// Whether some focused application could be admitted by both filters. Names are compared
-    /// as written: an app matching one name by its id and another by its class is not foreseen.
-    static func mayShareFocus(_ a: AppFilter?, _ b: AppFilter?) -> Bool {
-        guard let a, let b else { return true }
-        if !a.included.isEmpty, !b.included.isEmpty, Set(a.included).isDisjoint(with: b.included) { return false }
-        if !a.included.isEmpty, Set(a.included).isSubset(of: b.excluded) { return false }
-        if !b.included.isEmpty, Set(b.included).isSubset(of: a.excluded) { return false }
-        return true
     }
 }

@@ -34,7 +34,11 @@ public enum Interruption {
     /// Whether the run was interrupted (a signal, or `request()`).
     public static var isRequested: Bool { ms_interruption() != 0 }
 
-    /// Interrupts as a signal would; from the thread that runs Lua (a failed output write).
+    /// Interrupts as a signal would: every Lua state of the process stops. For what belongs to
+    /// the process as a whole — `run`'s one script whose stdout is gone. What concerns one
+    /// script is that script's alone (`LuaRuntime.interrupt(reason:)`, its time limit), and the
+    /// daemon, whose output all plugins share, stops its loop without interrupting any of them
+    /// (`PluginHost.stopReason`). From the thread that runs Lua.
     public static func request() { ms_interrupt_request() }
 
     /// Forgets an interruption.

@@ -31,6 +31,8 @@ public struct RunOptions {
     public var sandbox = false
     /// Lua source run before the script to shape its library (`LuaRuntime(profile:)`).
     public var profile: String?
+    /// Files open without blocking, regular files only (`LuaRuntime(regularFilesOnly:)`).
+    public var regularFilesOnly: String?
     /// What the script sees as `arg[1]`… and `...` (`run SCRIPT -- ARGS`).
     public var scriptArguments: [String] = []
     /// Ends the process when a stretch bounded by `timeout` is blocked outside Lua (armed for

@@ -51,8 +51,10 @@ public final class LuaRuntime {
     ///   - sandbox: load the script into the restricted standard library (see `Sandbox`).
     ///   - profile: Lua source run after the standard library (and the sandbox) and before the
     ///     script, to shape the library for a host (the daemon's plugin profile, README "Plugins").
+    ///   - regularFilesOnly: when set, the script opens files without blocking and regular files
+    ///     only, and stdin reads as empty (`RegularFiles`); the text ends each refusal.
     public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0, sandbox: Bool = false,
-                profile: String? = nil) throws {
+                profile: String? = nil, regularFilesOnly: String? = nil) throws {
         guard memoryLimit >= 0, let L = ms_newstate(memoryLimit) else {
             throw ScriptError(.memory, "\(scriptPath): cannot create a Lua state (out of memory)")
         }
@@ -64,6 +66,10 @@ public final class LuaRuntime {
         limiter.attach(L)
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())
         luaL_openlibs(L)
+        // Before anything wraps them: the library functions that loop in C, stoppable (CLuaShimBounded.h).
+        ms_bounded_install(L)
+        // Before TextChunks and RequireTracking, which build dofile and require on these.
+        if let regularFilesOnly { RegularFiles.install(on: Lua(L), why: regularFilesOnly) }
         TextChunks.install(on: Lua(L))
         if sandbox { Sandbox.install(on: Lua(L)) }
         ms_interrupt_trackcoroutines(L)

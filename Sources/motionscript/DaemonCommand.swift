@@ -45,7 +45,11 @@ struct DaemonCommand: ParsableCommand {
     @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
     var appProvider: String?
 
+    @Flag(help: "Live input: a desktop notification (notify-send) when a plugin fails or is disabled, at most one a plugin a minute.")
+    var notify = false
+
     func validate() throws {
+        if notify && events != nil { throw ValidationError("--notify is for live input (a replay's failures are its exit status)") }
         guard flightRecorder >= 0, flightRecorder.isFinite else { throw ValidationError("--flight-recorder must be >= 0 seconds, got \(flightRecorder)") }
         guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
         guard memory >= 0, memory <= RunCommand.maxMemory else {
@@ -87,7 +91,8 @@ struct DaemonCommand: ParsableCommand {
         let standard = JSONLinesOutput.takingStandardOutput()
         // A replay waits for its reader (every line, in order); live output never stalls the plugins.
         let router = OutputRouter(isLive ? .bounded(BoundedWriter(sink: standard.sink)) : .sink(standard.sink))
-        router.onFailure = { Interruption.request() }
+        // Output that cannot be written stops the host (its own policy: `PluginHost.stopReason`),
+        // not every Lua state as a signal does.
         Interruption.catchSignals()
         let host = PluginHost(folder: folder, options: options, router: router,
                               defaults: PluginLimits(timeout: timeout, memoryMiB: memory))
@@ -118,6 +123,7 @@ struct DaemonCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
                 defer { service.close() }
+                if notify { service.notifyOnFailure(searchPath: getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin") }
                 service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
                                                    input: options.input)
                 // A service must not die with its touchpad: devices that go away are waited for.

@@ -9,11 +9,16 @@ import Glibc
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a device as an evemu recording, until Ctrl-C or the device goes away."
+        abstract: "Record devices as an evemu recording, until Ctrl-C or the devices go away.",
+        discussion: """
+            One --device: a plain evemu recording. Several: one recording of them all, in one \
+            timestamp order (docs/input.md, "Recordings of several devices"), which run, daemon \
+            and test replay with each pointer naming its device.
+            """
     )
 
-    @Option(help: "The input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records), or a selector (touchpad, touchscreen, mouse, name=GLOB): the first device it matches.")
-    var device: String
+    @Option(help: "The input device, e.g. /dev/input/event5 (or a FIFO of raw input_event records), or a selector (touchpad, touchscreen, mouse, name=GLOB): the first device it matches. Repeat for several devices in one recording.")
+    var device: [String]
 
     @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
     var output: String?
@@ -31,28 +36,45 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
+    /// A path as given, or the node of the first device a selector matches.
+    func resolve(_ device: String) throws -> String {
+        let selector = DeviceSelector(device)
+        guard !selector.isPath else { return device }
+        guard let match = InputDeviceList.current().first(where: { $0.eventNode != nil && selector.matches(name: $0.name, kind: $0.kind) }) else {
+            throw InputError(file: device, "no device matches (see 'motionscript devices')")
+        }
+        fputs("motionscript: recording \(match.eventNode!) (\(match.kind.rawValue): \(match.name))\n", stderr)
+        return match.eventNode!
+    }
+
     func run() throws {
         do {
-            var path = device
-            let selector = DeviceSelector(device)
-            if !selector.isPath {
-                guard let match = InputDeviceList.current().first(where: { $0.eventNode != nil && selector.matches(name: $0.name, kind: $0.kind) }) else {
-                    throw InputError(file: device, "no device matches (see 'motionscript devices')")
-                }
-                path = match.eventNode!
-                fputs("motionscript: recording \(path) (\(match.kind.rawValue): \(match.name))\n", stderr)
-            }
-            let reader = try LiveEventReader(path: path)
-            defer { reader.close() }
+            let paths = try device.map(resolve)
             Interruption.catchSignals()
-            Interruption.wake(reader.stopFileDescriptor)
-            defer { Interruption.stopWaking(reader.stopFileDescriptor) }
-            fputs("motionscript: recording \(device) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
+            fputs("motionscript: recording \(device.joined(separator: ", ")) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
             let focus = LiveFocus.tracker(provider: appProvider) { fputs("\($0)\n", stderr) }
             defer { focus?.close() }
-            let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout", axes: try InputOptions.parse(surface: nil, axes: axes).axes,
+            let axes = try InputOptions.parse(surface: nil, axes: axes).axes
+            if paths.count == 1 {
+                let reader = try LiveEventReader(path: paths[0])
+                defer { reader.close() }
+                Interruption.wake(reader.stopFileDescriptor)
+                defer { Interruption.stopWaking(reader.stopFileDescriptor) }
+                let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout", axes: axes,
+                                             focusChanges: focus.map { tracker in { tracker.poll() } })
+                fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
+                return
+            }
+            let set = try LiveDeviceSet(selectors: paths.map { .path($0) }) { fputs("\($0)\n", stderr) }
+            defer { set.close() }
+            Interruption.wake(set.control.stopFileDescriptor)
+            defer { Interruption.stopWaking(set.control.stopFileDescriptor) }
+            let result = try recordEvemu(from: set, to: output ?? "/dev/stdout", axes: axes,
                                          focusChanges: focus.map { tracker in { tracker.poll() } })
-            fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
+            fputs("motionscript: recorded \(result.events) events of \(paths.count) devices (\(result.endReason))\n", stderr)
+            if result.lateEvents > 0 {
+                fputs("motionscript: warning: \(result.lateEvents) events arrived over a second late and were written at the time of the event before them\n", stderr)
+            }
         } catch let error as InputError {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)

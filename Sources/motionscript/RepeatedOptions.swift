@@ -1,9 +1,10 @@
 /// ArgumentParser keeps the last value of an option given twice; for options that take one
-/// value that silently drops the first (`--events a --events b` read only b). Only `run
-/// --device` repeats (one device each); any other option given twice is a usage error.
+/// value that silently drops the first (`--events a --events b` read only b). Only `--device`
+/// of `run`, `daemon` and `record` repeats (one device each); any other option given twice is a
+/// usage error.
 enum RepeatedOptions {
     /// Options that take several values, by subcommand.
-    static let repeatable: [String: Set<String>] = ["run": ["--device"]]
+    static let repeatable: [String: Set<String>] = ["run": ["--device"], "daemon": ["--device"], "record": ["--device"]]
 
     /// The message for the first option given twice in `arguments` (the subcommand first), or nil.
     static func problem(in arguments: [String]) -> String? {

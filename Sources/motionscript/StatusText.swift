@@ -21,6 +21,7 @@ enum StatusText {
             if !recognizers.isEmpty { parts.append("recognizers: " + recognizers.joined(separator: ", ")) }
             lines.append(parts.joined(separator: "  "))
             if let e = p["error"]?.stringValue { lines.append("    error: \(e)") }
+            for finding in (p["findings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("    \(finding)") }
         }
         let devices = status["devices"]?.arrayValue ?? []
         lines.append("devices: \(devices.count)")

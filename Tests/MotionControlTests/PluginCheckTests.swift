@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 import MotionCheck
 
 final class PluginCheckTests: XCTestCase {
@@ -31,5 +32,27 @@ final class PluginCheckTests: XCTestCase {
         let report = PluginCheck.check(try PluginCheck.plugins(in: [Self.examples]))
         XCTAssertEqual(report.plugins.count, 8)  // examples/*.lua, per-app.lua included
         XCTAssertEqual(report.errors, 0, report.findings.map(\.description).joined(separator: "\n"))
+    }
+
+    /// Bindings of one gesture for applications that cannot both have the focus (`apps =`) do
+    /// not conflict; the same application, or a binding for every application, do.
+    func testConflictsHonourApps() throws {
+        let folder = NSTemporaryDirectory() + "check-apps-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plugins = [
+            "p1": #"apps = "firefox""#, "p2": #"apps = { "kitty", "foot" }"#, "p3": "apps = 'Firefox'", "p4": "", "p5": #"apps = "!firefox""#,
+        ]
+        for (name, apps) in plugins {
+            let options = ["fingers = 4", #"direction = "up""#, apps].filter { !$0.isEmpty }.joined(separator: ", ")
+            try "motion.gesture(motion.swipe{ \(options) }):subscribe(function() end)\n"
+                .write(toFile: "\(folder)/\(name).lua", atomically: true, encoding: .utf8)
+        }
+        let report = PluginCheck.check(try PluginCheck.plugins(in: [folder]))
+        XCTAssertEqual(report.findings.map(\.description), [
+            "\(folder)/p3.lua:1: warning: swipe fingers=4 direction=up is also bound by \(folder)/p1.lua:1: both plugins act on the same gesture",
+            "\(folder)/p4.lua:1: warning: swipe fingers=4 direction=up is also bound by \(folder)/p1.lua:1: both plugins act on the same gesture",
+            "\(folder)/p5.lua:1: warning: swipe fingers=4 direction=up is also bound by \(folder)/p2.lua:1: both plugins act on the same gesture",
+        ])
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import MotionDaemon
+import MotionGestures
 import MotionHost
+import MotionInput
 
 @Suite struct HangAndOutputTests {
     @Test func aPluginRecordedAsHangingStaysDisabledUntilItsFileChanges() throws {
@@ -66,4 +68,63 @@ import MotionHost
         // The filler, the lines kept, the note and the last line.
         #expect(text.split(separator: "\n").count == fillerLines + (appended + 9 - dropped) + 2)
     }
+
+    /// Output that cannot be written (here a descriptor open for reading: every write fails) is
+    /// the process's, not a plugin's: the host stops before the next frame, no plugin is
+    /// interrupted, failed or blamed. Before, the daemon's output failure interrupted whatever
+    /// Lua code ran (process-wide), and a host without that wiring replayed on to the end.
+    @Test func outputThatCannotBeWrittenStopsTheHostAndBlamesNoPlugin() throws {
+        let config = TestConfig(["a.lua": echoPlugin, "b.lua": echoPlugin])
+        let readOnly = open("/dev/null", O_RDONLY)
+        defer { close(readOnly) }
+        let router = OutputRouter(.sink(LineSink(fileDescriptor: readOnly)))
+        let diagnostics = Diagnostics()
+        router.diagnostics = { diagnostics.lines.append($0) }
+        let host = PluginHost(folder: try ConfigFolder(config.path), options: RunOptions(scriptPath: ""), router: router,
+                              defaults: PluginLimits(timeout: 0.2, memoryMiB: 16))
+        try HostLoop.replay(Frames(taps(3)), host: host)
+        #expect(router.failure != nil)
+        // The first lifecycle line failed: no frame was handed to a plugin after it.
+        #expect(host.time == 0)
+        #expect(host.status().map(\.state) == [.running, .running])
+        #expect(host.status().map(\.errors) == [0, 0])
+        #expect(host.stopReason == "the output cannot be written (Bad file descriptor); stopped")
+        #expect(diagnostics.lines.isEmpty, "\(diagnostics.lines)")
+    }
+
+    /// At the end of a live daemon, the lines still queued for a reader that stopped reading are
+    /// given up after a bound: the daemon's exit never waits on it.
+    @Test func closingNeverWaitsForAReaderThatStopped() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        let filler = Array("{\"fill\":1}\n".utf8)
+        var filled = 0
+        while filler.withUnsafeBytes({ write(fds[1], $0.baseAddress, $0.count) }) == filler.count { filled += filler.count }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) & ~O_NONBLOCK)
+        let writer = BoundedWriter(sink: LineSink(fileDescriptor: fds[1]), capacity: 1000)
+        let line = Array(#"{"t":1,"plugin":"a","name":"x","value":1}"#.utf8) + [10]
+        line.withUnsafeBufferPointer { writer.append($0) }
+        writer.close(waitingAtMost: 0.05)
+        // Returned: the line is still queued or blocked in the writer's write, never read.
+        #expect(writer.failure == nil)
+        // The reader comes back (closing it under a blocked write would raise SIGPIPE here).
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while received < filled + line.count {
+            let n = read(fds[0], &buffer, buffer.count)
+            if n <= 0 { break }
+            received += n
+        }
+        #expect(received == filled + line.count)
+        writer.close()
+    }
+}
+
+/// Frames from memory.
+final class Frames: FrameSource {
+    private var frames: [Frame]
+    init(_ frames: [Frame]) { self.frames = frames.reversed() }
+    func nextFrame() throws -> Frame? { frames.popLast() }
 }

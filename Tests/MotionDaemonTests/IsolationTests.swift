@@ -81,6 +81,31 @@ import MotionGestures
         #expect(lines.last?.hasPrefix(#"{"t":0.05,"plugin":"bad","status":"disabled","version":1,"#) == true, "\(lines)")
     }
 
+    /// A plugin stuck inside one C function of the library — a pattern that backtracks for
+    /// hours, a table function looping over 10^8 empty slots, a chunk that parses in quadratic
+    /// time — is stopped by its own time limit and disabled; before, only the watchdog's ending
+    /// of the whole daemon stopped it. A pcall around the call does not save it.
+    @Test(arguments: [
+        #"string.find(("a"):rep(130), ("a-"):rep(4) .. "b")"#,
+        #"("a"):rep(130):gsub(("a-"):rep(4) .. "b", "x")"#,
+        #"table.move({}, 1, 1e8, 2)"#,
+        #"load("return a" .. (" or a"):rep(60000))"#,
+    ])
+    func aPluginStuckInACFunctionIsStoppedByItsTimeLimit(_ call: String) throws {
+        let bad = """
+            -- motionscript: timeout=0.05
+            motion.pointers():subscribe(function(p)
+              if p.phase == "up" then
+                pcall(function() \(call) end)
+                motion.emit("survived", true)
+              end
+            end)
+            """
+        let lines = try check(bad: bad, expecting: "disabled", error: "timeout: the script ran past its time limit")
+        #expect(!lines.contains { $0.contains("survived") }, "\(lines)")
+        #expect(lines.last?.hasPrefix(#"{"t":0.05,"plugin":"bad","status":"disabled","version":1,"#) == true, "\(lines)")
+    }
+
     @Test func outgrowingTheMemoryCapFailsThePlugin() throws {
         let bad = """
             -- motionscript: memory=2

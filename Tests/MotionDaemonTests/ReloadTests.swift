@@ -129,6 +129,37 @@ import MotionGestures
                                       "d: warning: swipe fingers=3 direction=left is also bound by the plugin c: both act on it"])
     }
 
+    /// `check`'s findings are said when a plugin loads and again when it reloads, under its
+    /// name and at their priority, and kept for `ctl status`; an error-level one (an unknown
+    /// key in a callback) does not stop the load.
+    @Test func checkFindingsAreReportedAtLoadAndReload() throws {
+        let config = TestConfig(["a.lua": """
+            local s = motion.swipe{ fingers = 3, direction = "left" }
+            motion.gesture(s):subscribe(function(g) if g.state == "ended" then motion.keys("ctlr+t") end end)
+            motion.pointers():map(function(p) return p end)
+            motion.gesture(motion.hold{ fingers = 2, duration = 30 }):subscribe(function(g) if g.state == "began" then motion.exec("no-such-program-xyz") end end)
+            """])
+        let (host, diagnostics) = config.host()
+        host.loadAll()
+        let a = try #require(host.plugin(named: "a"))
+        let path = a.path
+        #expect(a.state == .running)
+        #expect(diagnostics.lines.count == 4)
+        #expect(diagnostics.lines.first == "a: warning: a stream was built and never subscribed (\(path):3): nothing flows until s:subscribe(…) or s:emit(name)")
+        #expect(diagnostics.lines.dropFirst().first?.hasPrefix("a: error: \(path):2: motion.keys(\"ctlr+t\"): unknown key name 'ctlr'") == true)
+        #expect(Array(diagnostics.lines.suffix(2)) == [
+            "a: warning: \(path):4: motion.exec: 'no-such-program-xyz' is not found in PATH (it would fail when the gesture fires)",
+            "a: warning: \(path):4: duration 30 is 30 seconds: durations are in seconds (for 30 ms write 0.03)",
+        ])
+        #expect(host.status().first?.findings == diagnostics.lines.map { String($0.dropFirst("a: ".count)) })
+        diagnostics.lines = []
+        config.write("a.lua", #"motion.gesture(motion.hold{ fingers = 2 }):subscribe(function(g) if g.state == "began" then motion.exec("no-such-program-xyz") end end)"#)
+        host.filesChanged([config.file("a.lua")])
+        #expect(a.version == 2)
+        #expect(diagnostics.lines == ["a: warning: \(path):1: motion.exec: 'no-such-program-xyz' is not found in PATH (it would fail when the gesture fires)"])
+        #expect(host.status().first?.findings.count == 1)
+    }
+
     @Test func twoPluginsBindingTheSameSwipeAreReported() throws {
         let config = TestConfig([
             "a.lua": #"motion.gesture(motion.swipe{fingers = 3, direction = "left"}):emit("a")"#,

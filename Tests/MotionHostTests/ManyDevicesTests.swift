@@ -34,9 +34,13 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         let r = try motionscript("run", "examples/drag.lua", "--events", "a.jsonl", "--events=b.jsonl")
         #expect(r.status == 2)
         #expect(r.stderr == "error: --events was given twice; it takes one value (only --device may repeat)\n")
-        let record = try motionscript("record", "--device", "/nonexistent/a", "--device", "/nonexistent/b")
+        let record = try motionscript("record", "--device", "/nonexistent/a", "--device", "/nonexistent/b", "--axes", "0:9,0:9", "--axes", "0:9,0:9")
         #expect(record.status == 2)
-        #expect(record.stderr == "error: --device was given twice; it takes one value\n")
+        #expect(record.stderr == "error: --axes was given twice; it takes one value (only --device may repeat)\n")
+        // The daemon reads several devices too (was: refused as an option given twice).
+        let daemon = try motionscript("daemon", "examples/plugins", "--device", "/nonexistent/a", "--device", "/nonexistent/b", "--events", "x.jsonl")
+        #expect(daemon.status == 2)
+        #expect(daemon.stderr.contains("use --events or --device, not both"), "\(daemon.stderr)")
         let s = try motionscript("run", "examples/drag.lua", "--device", "/nonexistent/a", "--device", "/nonexistent/b")
         #expect(s.status == 2)
         #expect(s.stderr.contains("/nonexistent/a: no such device"))
@@ -114,6 +118,47 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         let summary = events.map { "\($0.device?.name == a ? "a" : "b") \($0.id) \($0.phase.rawValue) \($0.t)" }
         #expect(summary == ["a 7 down 0.0", "b 1000000 down 0.1", "b 1000000 up 0.2", "a 7 up 0.3", "b 7 down 0.4", "b 7 cancel 0.4"])
         #expect(events.allSatisfy { $0.device?.kind == "other" })
+    }
+
+    /// `record` with two devices writes one recording of both, which `run --events` replays
+    /// in timestamp order with each pointer naming its device (`p.device`), as live.
+    @Test func recordingTwoDevicesReplaysWithEachDevice() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("record-many-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = folder.appendingPathComponent("a").path, b = folder.appendingPathComponent("b").path
+        let out = folder.appendingPathComponent("both.evemu").path, script = folder.appendingPathComponent("s.lua").path
+        #expect(mkfifo(a, 0o600) == 0 && mkfifo(b, 0o600) == 0)
+        @Sendable func frame(_ usec: Int, _ events: [(UInt16, UInt16, Int32)]) -> [UInt8] {
+            events.flatMap { inputEvent(sec: 10, usec: usec, $0.0, $0.1, $0.2) } + inputEvent(sec: 10, usec: usec, 0, 0, 0)
+        }
+        // a: a finger from 0 to 0.3 s; b: one from 0.1 to 0.2 s. Written device by device: the
+        // recording puts them in timestamp order.
+        let writer = Thread {
+            let fa = open(a, O_WRONLY), fb = open(b, O_WRONLY)
+            let bytesA = frame(0, [(3, 0x39, 1), (3, 0x35, 10), (3, 0x36, 20)]) + frame(300_000, [(3, 0x39, -1)])
+            let bytesB = frame(100_000, [(3, 0x39, 1), (3, 0x35, 50), (3, 0x36, 60)]) + frame(200_000, [(3, 0x39, -1)])
+            _ = bytesA.withUnsafeBytes { write(fa, $0.baseAddress, $0.count) }
+            close(fa)
+            _ = bytesB.withUnsafeBytes { write(fb, $0.baseAddress, $0.count) }
+            close(fb)
+        }
+        writer.start()
+        let recorded = try motionscript("record", "--device", a, "--device", b, "-o", out)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stderr.contains("recorded 12 events of 2 devices (end of input)"))
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("# motionscript devices: 2\n") && text.contains("#2 N: \(b)\n"))
+        try #"motion.pointers():subscribe(function(p) motion.emit("p", p.device.name:sub(-1) .. " " .. p.device.kind .. " " .. p.id .. " " .. p.phase) end)"#
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let replay = try motionscript("run", script, "--events", out)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.split(separator: "\n") == [
+            #"{"t":0,"name":"p","value":"a other 1 down"}"#,
+            #"{"t":0.1,"name":"p","value":"b other 1000000 down"}"#,
+            #"{"t":0.2,"name":"p","value":"b other 1000000 up"}"#,
+            #"{"t":0.3,"name":"p","value":"a other 1 up"}"#,
+        ])
     }
 
     /// A live pointer event names its device in the output line, after its position; one from a

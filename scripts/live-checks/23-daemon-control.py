@@ -4,7 +4,8 @@ listener it says READY=1 and STATUS=; `ctl status --json` lists the plugins; `ct
 `disable`, `enable` and SIGHUP do what they say; `ctl monitor --recognizers swipe` says why a
 swipe the wrong way failed; `ctl pause` ungrabs the device and releases the
 held key (both read back from the kernel), `resume` grabs again; `ctl record --last 10 -o f`
-replayed by `daemon DIR --events f --dry-run` makes the live run's actions; `ctl scenario` makes
+replayed by `daemon DIR --events f --dry-run` makes the live run's actions (a touchscreen and a
+touchpad: one recording of both, each pointer naming its device in the replay); `ctl scenario` makes
 a folder `motionscript test` passes; a second daemon on the socket refuses to start; `ctl stop`
 ends it with STOPPING=1 and exit 0.
 
@@ -91,7 +92,7 @@ class Notify:
                 if predicate(m):
                     return m
             time.sleep(0.02)
-        fail(f"no notify message matched within {timeout} s; got {self.messages}")
+        fail(f"no notify message matched within {timeout} s; got {self.messages}; the daemon said: {''.join(stderr)!r}")
 
 
 def ctl(*args, timeout=30):
@@ -144,8 +145,9 @@ def swipe(touch, tracking, step=60, start=200):
 
 notify = Notify(f"@motionscript-check-notify-{os.getpid()}")
 touch = livecheck.Touchscreen()
+pad = livecheck.Touchscreen(name="motionscript-test touchpad", direct=False)
 env = dict(os.environ, NOTIFY_SOCKET=notify.path)
-daemon_args = [MS, "daemon", WORK + "/config", "--device", touch.path, "--grab", "--socket", SOCK]
+daemon_args = [MS, "daemon", WORK + "/config", "--device", touch.path, "--device", pad.path, "--grab", "--socket", SOCK]
 daemon = subprocess.Popen(daemon_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 lines = []
 threading.Thread(target=lambda: [lines.append(json.loads(l)) for l in daemon.stdout], daemon=True).start()
@@ -154,7 +156,7 @@ threading.Thread(target=lambda: [stderr.append(l.decode(errors="replace")) for l
 
 # READY=1 with the counts.
 ready = notify.wait(lambda m: "READY=1" in m)
-expect("STATUS=2 plugins, 1 device" in ready, f"READY came with {ready!r}")
+expect("STATUS=2 plugins, 2 devices" in ready, f"READY came with {ready!r}")
 print("ok: READY=1 and", [l for l in ready.split("\n") if l.startswith("STATUS=")][0])
 
 # A second daemon on the same socket refuses to start, naming the first.
@@ -175,6 +177,7 @@ virtual = None
 swipe(touch, 11)
 virtual = virtual_device()
 swipe(touch, 12)
+swipe(pad, 31)
 time.sleep(0.3)
 live = [(l["plugin"], l["action"], l.get("keys") or l.get("key")) for l in list(lines) if "action" in l and not l.get("auto")]
 expect(("swipe", "keys", "ctrl+alt+Right") in live, f"no swipe action live: {live}")
@@ -191,8 +194,8 @@ kinds = livecheck.script('motion.pointers():filter(function(p) return p.phase ==
                         "daemon-device.lua")
 code, device_lines, _, err = livecheck.run("run", kinds, "--events", record)
 seen = {l["value"] for l in device_lines if l.get("name") == "d"}
-expect(code == 0 and seen == {"touchscreen " + touch.name}, f"the recording's device in a replay: {seen} ({err})")
-print(f"ok: ctl record --last 10 replays to the live run's {len(live)} actions, naming the device ({seen.pop()})")
+expect(code == 0 and seen == {"touchscreen " + touch.name, "touchpad " + pad.name}, f"the recording's devices in a replay: {seen} ({err})")
+print(f"ok: ctl record --last 10 replays to the live run's {len(live)} actions, naming the devices ({', '.join(sorted(seen))})")
 
 # ctl scenario: a folder motionscript test passes.
 ok("scenario", "misfire", "--last", "10", "-o", WORK + "/scenarios")
@@ -293,3 +296,4 @@ code, _, err = ctl("status")
 expect(code == 3 and "motionscript daemon" in err, f"ctl with no daemon: exit {code}, {err!r}")
 print("ok: ctl stop → STOPPING=1, exit 0; then ctl exits 3")
 touch.close()
+pad.close()

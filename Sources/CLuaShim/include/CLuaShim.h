@@ -12,6 +12,8 @@
 #include "CLuaShimStdio.h"
 #include "CLuaShimBridge.h"
 #include "CLuaShimFinalizers.h"
+#include "CLuaShimBounded.h"
+#include "CLuaShimRegularFiles.h"
 
 struct lua_State;
 typedef int (*ms_SwiftFunction)(struct lua_State *L);

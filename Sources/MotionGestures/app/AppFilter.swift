@@ -33,6 +33,18 @@ public struct AppFilter: Sendable, Equatable {
         return included.isEmpty || included.contains(where: app.isNamed)
     }
 
+    /// Whether some focused application could be admitted by both filters (nil: every
+    /// application), so two bindings of one gesture under them may both act: the daemon's and
+    /// `check`'s conflict reports. Names are compared as written: an app matching one name by
+    /// its id and another by its class is not foreseen.
+    public static func mayShareFocus(_ a: AppFilter?, _ b: AppFilter?) -> Bool {
+        guard let a, let b else { return true }
+        if !a.included.isEmpty, !b.included.isEmpty, Set(a.included).isDisjoint(with: b.included) { return false }
+        if !a.included.isEmpty, Set(a.included).isSubset(of: b.excluded) { return false }
+        if !b.included.isEmpty, Set(b.included).isSubset(of: a.excluded) { return false }
+        return true
+    }
+
     /// The filter as written (`firefox,!kitty`), for messages.
     public var text: String {
         (included + excluded.map { "!" + $0 }).joined(separator: ",")

@@ -78,7 +78,8 @@ public final class ReloadingPipeline: LiveTarget {
         let staged = StagedOutput(output)
         do {
             candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit,
-                                       sandbox: options.sandbox, profile: options.profile)
+                                       sandbox: options.sandbox, profile: options.profile,
+                                       regularFilesOnly: options.regularFilesOnly)
         } catch let error as ScriptError {
             failedLoads += 1
             return .failure(error)

@@ -60,6 +60,10 @@ public final class EvdevDecoder {
     private var firstSec: Int64 = 0
     private var firstUsec: Int64 = 0
     private var lastT = 0.0
+    /// The timestamp of t 0 (the first frame's report), and the time of the last event: for
+    /// putting several devices on one time line (`EvdevFileSource`).
+    var origin: (sec: Int64, usec: Int64) { (firstSec, firstUsec) }
+    var lastTime: Double { lastT }
     /// The timestamp whose time is `lastT`: the events of a frame share one, so most events skip
     /// the arithmetic and the checks (their time is `lastT`, already checked).
     private var lastStamp: (sec: Int64, usec: Int64)?

@@ -5,6 +5,12 @@ import MotionGestures
 public class EvdevFileSource: FrameSource, EvdevSourceInfo {
     public let path: String
     let decoder: EvdevDecoder
+    /// Every device's decoder, `decoder` first: more than one for a recording of several
+    /// devices, whose `nextEvent` says in `eventDevice` whose each event is.
+    let decoders: [EvdevDecoder]
+    final var eventDevice = 0
+    /// Several devices on one time line (nil with one device, the common case).
+    private let timeline: FileDeviceTimeline?
     private var ended = false
     /// Focus changes a format read before the event it returns next (evemu's app comments,
     /// `AppComment`): they come out as frames of their own before that event's frame.
@@ -17,14 +23,24 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
     init(path: String, decoder: EvdevDecoder) {
         self.path = path
         self.decoder = decoder
+        decoders = [decoder]
+        timeline = nil
+    }
+
+    /// A recording of several devices (`decoders` in the file's order, at least one).
+    init(path: String, decoders: [EvdevDecoder]) {
+        self.path = path
+        decoder = decoders[0]
+        self.decoders = decoders
+        timeline = decoders.count > 1 ? FileDeviceTimeline(devices: decoders.count) : nil
     }
 
     /// What the file said about the device (empty for raw files).
     public var device: DeviceDescription { decoder.device }
     /// Events of types the kernel does not define: ignored and counted.
-    public var unknownEventCount: Int { decoder.unknownEventCount }
+    public var unknownEventCount: Int { decoders.reduce(0) { $0 + $1.unknownEventCount } }
     /// `SYN_DROPPED` markers in the input.
-    public var droppedCount: Int { decoder.droppedCount }
+    public var droppedCount: Int { decoders.reduce(0) { $0 + $1.droppedCount } }
 
     /// The next event and its place (line or byte offset); nil at the end. Overridden by each format.
     func nextEvent() throws -> (event: InputEventRecord, place: Int)? {
@@ -67,18 +83,41 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
         if !focusBeforeNextEvent.isEmpty { return Frame(t: lastFrameTime, focus: focusBeforeNextEvent.removeFirst()) }
         ended = true
         framePlaceNumber = -1
+        if let timeline { return timeline.finish(decoders) }
         return decoder.finish()
     }
 
     @inline(__always)
     private func feed(_ event: InputEventRecord, place: Int) throws -> Frame? {
         if startPlace < 0 { startPlace = place }
+        if let timeline { return try feed(event, place: place, on: timeline) }
         do {
             guard let frame = try decoder.feed(event, place: place) else {
                 // A report that made no frame (nothing changed): the next frame starts after it.
                 if event.type == EV.SYN, event.code == SYN.REPORT { startPlace = -1 }
                 return nil
             }
+            (framePlaceNumber, startPlace) = (startPlace, -1)
+            lastFrameTime = frame.t
+            return frame
+        } catch let failure as EvdevDecoder.Failure {
+            throw InputError(file: path, place: errorPlace(failure.place), failure.message)
+        }
+    }
+
+    /// `feed` for a recording of several devices: the event goes to its device's decoder, and
+    /// the frame onto the shared time line.
+    private func feed(_ event: InputEventRecord, place: Int, on timeline: FileDeviceTimeline) throws -> Frame? {
+        if let problem = timeline.check(event) {
+            throw InputError(file: path, place: errorPlace(place), problem)
+        }
+        let device = decoders[eventDevice]
+        do {
+            guard var frame = try device.feed(event, place: place) else {
+                if event.type == EV.SYN, event.code == SYN.REPORT { startPlace = -1 }
+                return nil
+            }
+            timeline.place(&frame, device: eventDevice, decoder: device)
             (framePlaceNumber, startPlace) = (startPlace, -1)
             lastFrameTime = frame.t
             return frame

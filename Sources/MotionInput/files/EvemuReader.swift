@@ -5,10 +5,13 @@ import MotionGestures
 /// `A:` lines lack the resolution) and `E: sec.usec type code value` lines, streamed line by line.
 /// `# motionscript: {"app":…}` comments (`motionscript record` with a desktop provider) are focus
 /// changes, applied from the next event on (`AppComment`).
+/// A recording of several devices (`# motionscript devices: N`, docs/input.md) holds device 1 as
+/// a plain recording, and the lines of devices 2… prefixed with `#K `, which other tools read as
+/// comments; their events are in one timestamp order (`FileDeviceTimeline`).
 /// Malformed lines are errors with `file:line`.
 public final class EvemuReader: EvdevFileSource {
     private let reader: LineReader
-    private var firstEvent: (event: InputEventRecord, place: Int)?
+    private var firstEvent: (event: InputEventRecord, place: Int, device: Int)?
 
     public convenience init(path: String, options: EventFileOptions = EventFileOptions()) throws {
         try self.init(input: InputBytes(path: path), options: options)
@@ -16,25 +19,43 @@ public final class EvemuReader: EvdevFileSource {
 
     init(input: InputBytes, options: EventFileOptions = EventFileOptions()) throws {
         reader = LineReader(input: input)
-        var device = DeviceDescription()
-        var bitmaps: [UInt16: [UInt8]] = [:]
-        var properties: [UInt8] = []
-        var first: (InputEventRecord, Int)?
+        // Device 1, then devices 2… of a recording of several (`# motionscript devices: N`).
+        var devices = [EvemuDeviceLines()]
+        var first: (InputEventRecord, Int, device: Int)?
         var focus: [FocusChange] = []
-        var keptKind: String?
         let path = reader.path
         while first == nil {
             var failure: String?
             let more: Void? = try reader.nextLine { line in
-                if !line.isEmpty, line[0] == 35, line.starts(with: EvemuWriter.keptDeviceMarker.utf8) {
-                    keptKind = String(decoding: line.dropFirst(EvemuWriter.keptDeviceMarker.utf8.count), as: UTF8.self)
-                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                if let kind = EvemuDeviceLines.keptKind(line) {
+                    devices[0].keptKind = kind
                     return
+                }
+                if line.starts(with: EvemuWriter.devicesMarker.utf8) {
+                    guard devices.count == 1 else { failure = "\(EvemuWriter.devicesMarker)… appears twice"; return }
+                    var s = ByteScanner(line, at: EvemuWriter.devicesMarker.utf8.count)
+                    guard let n = s.integer(), n >= 1, n <= Self.maxDevices, s.atEndOrComment(), let count = Int(exactly: n) else {
+                        failure = "malformed motionscript comment: expected '\(EvemuWriter.devicesMarker)N' with N from 1 to \(Self.maxDevices)"; return
+                    }
+                    devices += Array(repeating: EvemuDeviceLines(), count: count - 1)
+                    return
+                }
+                var line = line
+                var device = 0
+                if devices.count > 1, let prefixed = Self.deviceLine(line) {
+                    guard let k = prefixed.device, k < devices.count else {
+                        failure = Self.undeclaredDevice(line, devices.count); return
+                    }
+                    (line, device) = (prefixed.line, k)
+                    if let kind = EvemuDeviceLines.keptKind(line) {
+                        devices[k].keptKind = kind
+                        return
+                    }
                 }
                 // A CR inside a line (the reader drops a trailing one): lines that end in CR alone
                 // would otherwise read as one comment, or one device name, and no events.
                 if line.contains(13) { failure = Self.carriageReturnLines; return }
-                if let comment = AppComment.parse(line) {
+                if device == 0, let comment = AppComment.parse(line) {
                     switch comment {
                     case .success(let change): focus.append(change)
                     case .failure(let error): failure = error.message
@@ -44,60 +65,48 @@ public final class EvemuReader: EvdevFileSource {
                 if line.isEmpty || line[0] == 35 || line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
                 if line.hasPrefix("E:") {
                     guard let e = Self.parseEvent(line) else { failure = Self.eventSyntax; return }
-                    first = (e, 0)
+                    first = (e, 0, device)
                     return
                 }
-                var s = ByteScanner(line, at: 2)
-                if line.hasPrefix("N:") {
-                    device.name = s.rest()
-                } else if line.hasPrefix("I:") {
-                    var ids: [UInt16] = []
-                    while let v = s.integer(radix: 16), v >= 0, v <= 0xffff { ids.append(UInt16(v)) }
-                    guard ids.count == 4, s.atEndOrComment() else { failure = "malformed evemu line: expected 'I: bus vendor product version' (hex)"; return }
-                    (device.bus, device.vendor, device.product, device.version) = (ids[0], ids[1], ids[2], ids[3])
-                } else if line.hasPrefix("P:") {
-                    guard let bytes = Self.hexBytes(&s) else { failure = "malformed evemu line: expected 'P:' followed by hex bytes (00 to ff)"; return }
-                    properties.append(contentsOf: bytes)
-                    // Properties are numbered like codes: more bytes than a bitmap can hold mean nothing.
-                    guard properties.count <= DeviceDescription.maxBitmapBytes else {
-                        failure = "evemu 'P:' lines hold more than \(DeviceDescription.maxBitmapBytes) bytes"; return
-                    }
-                } else if line.hasPrefix("B:") {
-                    guard let type = s.integer(radix: 16), type >= 0, type < 0x20 else { failure = "malformed evemu line: expected 'B: type bytes...' (hex)"; return }
-                    guard let bytes = Self.hexBytes(&s) else { failure = "malformed evemu line: expected 'B: type bytes...' (hex bytes 00 to ff)"; return }
-                    bitmaps[UInt16(type), default: []].append(contentsOf: bytes)
-                    // Codes are 16-bit, so a longer bitmap cannot be a device's.
-                    guard bitmaps[UInt16(type)]!.count <= DeviceDescription.maxBitmapBytes else {
-                        failure = "evemu 'B:' lines for type \(type) hold more than \(DeviceDescription.maxBitmapBytes) bytes (codes are 16-bit)"; return
-                    }
-                } else if line.hasPrefix("A:") {
-                    guard let code = s.integer(radix: 16), code >= 0, code < 0x40 else { failure = Self.absSyntax; return }
-                    var values: [Int32] = []
-                    while let v = s.integer(), let v32 = Int32(exactly: v) { values.append(v32) }
-                    guard values.count == 4 || values.count == 5, s.atEndOrComment() else { failure = Self.absSyntax; return }
-                    device.absinfo[UInt16(code)] = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3],
-                                                          resolution: values.count == 5 ? values[4] : 0)
-                } else if line.hasPrefix("S:") {
-                    // Event-less "S:" (switch state) lines in some versions: nothing to decode.
-                } else {
-                    failure = "malformed evemu line: expected a description line (N:, I:, P:, B:, A:) or an event (E:)"
-                }
+                failure = devices[device].take(line)
             }
             if let failure { throw InputError(file: path, line: reader.lineNumber, failure) }
             if more == nil { break }
         }
-        for (type, bitmap) in bitmaps { device.setBits(type: type, bitmap: bitmap) }
-        if !properties.isEmpty {
-            for (i, byte) in properties.enumerated() where byte != 0 {
-                for bit in 0..<8 where byte & (1 << bit) != 0 { device.properties.insert(i * 8 + bit) }
-            }
+        if let first { firstEvent = (first.0, reader.lineNumber, first.device) }
+        let decoders = devices.map { lines in
+            let decoder = EvdevDecoder(device: lines.described(), options: options)
+            // A recording that keeps its device names it in every pointer event, as it was live.
+            decoder.deviceTag = lines.tag
+            return decoder
         }
-        if let first { firstEvent = (first.0, reader.lineNumber) }
-        let decoder = EvdevDecoder(device: device, options: options)
-        // A recording that keeps its device names it in every pointer event, as it was live.
-        if let keptKind, !keptKind.isEmpty { decoder.deviceTag = PointerDevice(name: device.name, kind: keptKind) }
-        super.init(path: path, decoder: decoder)
+        super.init(path: path, decoders: decoders)
         focusBeforeNextEvent = focus
+    }
+
+    /// The most devices one recording holds.
+    static let maxDevices = 64
+
+    /// A line of device 2, 3… in a recording of several: `#K ` then the line as in a recording
+    /// of that device alone (`device`: K − 1; nil when K is not a device number). Nil for
+    /// other lines (comments).
+    @inline(__always)
+    static func deviceLine(_ line: UnsafeBufferPointer<UInt8>) -> (device: Int?, line: UnsafeBufferPointer<UInt8>)? {
+        guard line.count >= 3, line[0] == 35, line[1] >= 48, line[1] <= 57 else { return nil }
+        var k = 0
+        var i = 1
+        while i < line.count, line[i] >= 48, line[i] <= 57 {
+            if k <= maxDevices { k = k * 10 + Int(line[i] - 48) }
+            i += 1
+        }
+        guard i < line.count, line[i] == 32 else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: line[(i + 1)...])
+        return (k >= 2 && k <= maxDevices ? k - 1 : nil, rest)
+    }
+
+    static func undeclaredDevice(_ line: UnsafeBufferPointer<UInt8>, _ count: Int) -> String {
+        let number = String(decoding: line.dropFirst().prefix { $0 >= 48 && $0 <= 57 }.prefix(20), as: UTF8.self)
+        return "line of device \(number), but the recording declares \(count) devices ('\(EvemuWriter.devicesMarker)\(count)'; device 1's lines have no '#N ' prefix)"
     }
 
     /// Hex bytes to the end of the line (or a comment); nil when one is not a byte.
@@ -133,16 +142,25 @@ public final class EvemuReader: EvdevFileSource {
     override func nextEvent() throws -> (event: InputEventRecord, place: Int)? {
         if let first = firstEvent {
             firstEvent = nil
-            return first
+            eventDevice = first.device
+            return (first.event, first.place)
         }
-        while let line = try reader.next() {
+        while var line = try reader.next() {
+            var device = 0
+            if decoders.count > 1, let prefixed = Self.deviceLine(line) {
+                guard let k = prefixed.device, k < decoders.count else {
+                    throw InputError(file: path, line: reader.lineNumber, Self.undeclaredDevice(line, decoders.count))
+                }
+                (line, device) = (prefixed.line, k)
+            }
             if line.count >= 2, line[0] == 69, line[1] == 58 {  // "E:"
                 guard let event = Self.parseEvent(line) else {
                     throw InputError(file: path, line: reader.lineNumber, Self.eventSyntax)
                 }
+                eventDevice = device
                 return (event, reader.lineNumber)
             }
-            if let comment = AppComment.parse(line) {
+            if device == 0, let comment = AppComment.parse(line) {
                 switch comment {
                 case .success(let change): focusBeforeNextEvent.append(change)
                 case .failure(let error): throw InputError(file: path, line: reader.lineNumber, error.message)

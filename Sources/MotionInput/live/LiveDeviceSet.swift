@@ -30,9 +30,7 @@ public final class LiveDeviceSet {
         public let tag: PointerDevice
         public let node: String
         public let byPath: Bool
-        /// This device's pointers down: the decoder's id and the id delivered (another one when
-        /// that id was down on another device). As many entries as fingers: scanned, not hashed.
-        var ids: [(raw: Int, id: Int)] = []
+        var ids: [Int: Int] = [:]
         /// Frames read and decoded, not yet delivered (in the device's order).
         var queue: [Frame] = []
         var queueHead = 0
@@ -40,18 +38,6 @@ public final class LiveDeviceSet {
         var endReason: String?
 
         var hasQueued: Bool { queueHead < queue.count }
-
-        /// The id delivered for the decoder's `raw`.
-        func delivered(_ raw: Int) -> Int {
-            for entry in ids where entry.raw == raw { return entry.id }
-            return raw
-        }
-
-        func holds(_ id: Int) -> Bool { ids.contains { $0.id == id } }
-
-        mutating func forget(_ raw: Int) {
-            if let k = ids.firstIndex(where: { $0.raw == raw }) { ids.remove(at: k) }
-        }
     }
 
     public private(set) var members: [Member] = []
@@ -74,7 +60,7 @@ public final class LiveDeviceSet {
     private var originMicroseconds: Int64 = 0
     private var pathsOpened = 0
     private var lastReason = "end of input"
-    private var nextFreshId = 1_000_000
+    private var tagger = DeviceFrameTagger()
     private var ending = false
     private let controlPipe: [Int32]
     private var closed = false
@@ -438,30 +424,13 @@ public final class LiveDeviceSet {
             origin = device.timeOrigin
             originMicroseconds = device.timeOriginMicroseconds ?? 0
         }
-        // Whole microseconds, so t stays the correctly rounded decimal the decoder gives.
         let offset = (device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
-        let t = offset == 0 ? frame.t : Double(Int64((frame.t * 1_000_000).rounded()) &+ offset) / 1_000_000
-        frame.t = t
-        let tag = members[i].tag
-        // Only what changes is written: the events array is shared with the decoder, and a
-        // write would copy it (an allocation per frame).
-        for k in frame.events.indices {
-            let raw = frame.events[k].id
-            let phase = frame.events[k].phase
-            var id = members[i].delivered(raw)
-            if phase == .down {
-                let taken = members.indices.contains { j in j != i && members[j].holds(id) }
-                if taken {
-                    id = nextFreshId
-                    nextFreshId += 1
-                }
-                members[i].forget(raw)
-                members[i].ids.append((raw, id))
-            }
-            if id != raw { frame.events[k].id = id }
-            if frame.events[k].t != t { frame.events[k].t = t }
-            if frame.events[k].device !== tag { frame.events[k].device = tag }
-            if phase == .up || phase == .cancel { members[i].forget(raw) }
+        // Taken out while tagging, so the other members can be looked at meanwhile.
+        var ids = members[i].ids
+        members[i].ids = [:]
+        tagger.tag(&frame, t: DeviceFrameTagger.shifted(frame.t, by: offset), device: members[i].tag, ids: &ids) { id in
+            members.contains { $0.ids.values.contains(id) }
         }
+        members[i].ids = ids
     }
 }

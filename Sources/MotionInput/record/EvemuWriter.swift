@@ -11,21 +11,42 @@ public final class EvemuWriter {
     public let path: String
     private let file: UnsafeMutablePointer<FILE>
     private var offset: (sec: Int64, usec: Int64)?
-    private var lastReport: Int64?
+    /// Per device: the time of its last SYN_REPORT (for evemu's `+Nms` comment), and what its
+    /// lines start with.
+    private var lastReport: [Int64?]
+    private let prefixes: [String]
     private var closed = false
 
     /// The comment that makes a replay name the device in every pointer event (`p.device`, as
     /// live input does), followed by its kind. Other evemu files replay without a device, as before.
     public static let keptDeviceMarker = "# motionscript device kind: "
+    /// The comment that makes a recording hold several devices: device 1 as in a recording of
+    /// it alone, the lines of device K (2…N) prefixed with `#K ` (docs/input.md).
+    public static let devicesMarker = "# motionscript devices: "
 
     /// `keptKind`: the device's kind (touchpad, touchscreen…) to keep in the recording.
-    public init(path: String, device: DeviceDescription, keptKind: String? = nil) throws {
+    public convenience init(path: String, device: DeviceDescription, keptKind: String? = nil) throws {
+        try self.init(path: path, devices: [(device, keptKind)])
+    }
+
+    /// A recording of `devices` (one: a plain evemu recording; more: device 1 as alone, then
+    /// the others' descriptions, each line prefixed with `#K `). Events of device K go through
+    /// `write(_:device:)` in one timestamp order.
+    public init(path: String, devices: [(description: DeviceDescription, keptKind: String?)]) throws {
         guard let file = fopen(path, "wb") else {
             throw InputError(file: path, "cannot write: \(String(cString: strerror(errno)))")
         }
         self.path = path
         self.file = file
-        try put(Self.header(device, keptKind: keptKind))
+        prefixes = devices.indices.map { $0 == 0 ? "" : "#\($0 + 1) " }
+        lastReport = Array(repeating: nil, count: devices.count)
+        var header = Self.header(devices[0].description, keptKind: devices[0].keptKind, devices: devices.count)
+        for (k, device) in devices.enumerated().dropFirst() {
+            var lines = device.keptKind.map { Self.keptDeviceMarker + $0.filter { !$0.isNewline } + "\n" } ?? ""
+            lines += Self.description(device.description)
+            for line in lines.split(separator: "\n") { header += prefixes[k] + line + "\n" }
+        }
+        try put(header + Self.waiting)
     }
 
     deinit {
@@ -34,8 +55,13 @@ public final class EvemuWriter {
 
     /// The description part of the file, from `# EVEMU 1.3` to the `A:` lines.
     public static func header(_ d: DeviceDescription, keptKind: String? = nil) -> String {
+        header(d, keptKind: keptKind, devices: 1) + waiting
+    }
+
+    static let waiting = "################################\n#      Waiting for events      #\n################################\n"
+
+    static func header(_ d: DeviceDescription, keptKind: String?, devices: Int) -> String {
         func hex2(_ v: Int) -> String { v < 16 ? "0" + String(v, radix: 16) : String(v, radix: 16) }
-        func hex4(_ v: UInt16) -> String { let s = String(v, radix: 16); return String(repeating: "0", count: max(0, 4 - s.count)) + s }
         var out = "# EVEMU 1.3\n"
         out += "# Input device name: \"\(d.name)\"\n"
         out += "# Input device ID: bus 0x\(hex2(Int(d.bus))) vendor 0x\(hex2(Int(d.vendor))) product 0x\(hex2(Int(d.product))) version 0x\(hex2(Int(d.version)))\n"
@@ -52,8 +78,16 @@ public final class EvemuWriter {
         out += "# Properties:\n"
         for p in d.properties.sorted() { out += "#   Property \(p)\n" }
         if let keptKind { out += keptDeviceMarker + keptKind.filter { !$0.isNewline } + "\n" }
+        if devices > 1 { out += devicesMarker + "\(devices)\n" }
+        return out + description(d)
+    }
+
+    /// The `N:`, `I:`, `P:`, `B:` and `A:` lines.
+    static func description(_ d: DeviceDescription) -> String {
+        func hex2(_ v: Int) -> String { v < 16 ? "0" + String(v, radix: 16) : String(v, radix: 16) }
+        func hex4(_ v: UInt16) -> String { let s = String(v, radix: 16); return String(repeating: "0", count: max(0, 4 - s.count)) + s }
         // Header lines must not break when the name holds a newline.
-        out += "N: \(d.name.split(whereSeparator: \.isNewline).joined(separator: " "))\n"
+        var out = "N: \(d.name.split(whereSeparator: \.isNewline).joined(separator: " "))\n"
         out += "I: \(hex4(d.bus)) \(hex4(d.vendor)) \(hex4(d.product)) \(hex4(d.version))\n"
         var props = [UInt8](repeating: 0, count: 8)
         for p in d.properties where p < 64 { props[p / 8] |= UInt8(1 << (p % 8)) }
@@ -68,7 +102,6 @@ public final class EvemuWriter {
             let a = d.absinfo[code]!
             out += "A: \(hex2(Int(code))) \(a.minimum) \(a.maximum) \(a.fuzz) \(a.flat) \(a.resolution)\n"
         }
-        out += "################################\n#      Waiting for events      #\n################################\n"
         return out
     }
 
@@ -93,8 +126,9 @@ public final class EvemuWriter {
         return line + "\n"
     }
 
-    /// Appends one event; times are made relative to the first event.
-    public func write(_ e: InputEventRecord) throws {
+    /// Appends one event of device `device` (0: the first); times are made relative to the
+    /// first event of any device.
+    public func write(_ e: InputEventRecord, device: Int = 0) throws {
         if offset == nil {
             // As evemu: the first event lands at 0.000001.
             var sec = e.sec
@@ -105,10 +139,11 @@ public final class EvemuWriter {
         let micros = (e.sec - offset!.sec) * 1_000_000 + (e.usec - offset!.usec)
         var sinceLast: Int64?
         if e.type == EV.SYN && e.code == SYN.REPORT {
-            if let last = lastReport { sinceLast = (micros - last) / 1000 }
-            lastReport = micros
+            if let last = lastReport[device] { sinceLast = (micros - last) / 1000 }
+            lastReport[device] = micros
         }
-        try put(Self.eventLine(e, sec: micros / 1_000_000, usec: micros % 1_000_000, sinceLastReportMs: sinceLast))
+        let line = Self.eventLine(e, sec: micros / 1_000_000, usec: micros % 1_000_000, sinceLastReportMs: sinceLast)
+        try put(device == 0 ? line : prefixes[device] + line)
     }
 
     /// A focus change, as an app comment (`AppComment`): the events after it were made under `app`.

@@ -22,6 +22,14 @@ public final class RawEventRing {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// Hands out every event held, oldest first, and empties the ring (`record` with several
+    /// devices takes what each read brought).
+    public func drain(_ body: (InputEventRecord) -> Void) {
+        let first = (next - count + capacity) % capacity
+        for i in 0..<count { body(storage[(first + i) % capacity]) }
+        count = 0
+    }
+
     /// The newest event's time in microseconds (nil when empty).
     public var lastMicroseconds: Int64? {
         guard count > 0 else { return nil }

@@ -1,0 +1,40 @@
+import MotionGestures
+
+/// Frames of several devices on one time line (`LiveDeviceSet`, and multi-device evemu
+/// recordings, so a replay gives the ids the live run gave): every event takes the frame's
+/// time and names its device, and pointer ids stay unique among the pointers down: an id
+/// already down on another device is replaced by a fresh one (from 1,000,000) until that
+/// pointer lifts.
+struct DeviceFrameTagger {
+    private var nextFreshId = 1_000_000
+
+    /// `ids`: the device's own id → the id given out, for its pointers down. `downElsewhere`
+    /// says whether another device has an id down. `device` nil keeps what the events name.
+    mutating func tag(_ frame: inout Frame, t: Double, device: PointerDevice?, ids: inout [Int: Int],
+                      downElsewhere: (Int) -> Bool) {
+        frame.t = t
+        for k in frame.events.indices {
+            let raw = frame.events[k].id
+            var id = ids[raw] ?? raw
+            if frame.events[k].phase == .down {
+                if downElsewhere(id) {
+                    id = nextFreshId
+                    nextFreshId += 1
+                }
+                ids[raw] = id
+            }
+            // Only what changes is written: a live frame's events array is shared with its
+            // decoder, and a write would copy it (an allocation per frame).
+            if frame.events[k].id != id { frame.events[k].id = id }
+            if frame.events[k].t != t { frame.events[k].t = t }
+            if let device, frame.events[k].device !== device { frame.events[k].device = device }
+            if frame.events[k].phase == .up || frame.events[k].phase == .cancel { ids[raw] = nil }
+        }
+    }
+
+    /// `t` moved by `offset` microseconds, in whole microseconds so it stays the correctly
+    /// rounded decimal the decoder gave.
+    static func shifted(_ t: Double, by offset: Int64) -> Double {
+        offset == 0 ? t : Double(Int64((t * 1_000_000).rounded()) &+ offset) / 1_000_000
+    }
+}
