@@ -64,8 +64,16 @@ public final class BoundedWriter: @unchecked Sendable {
         if queued { signal() }
     }
 
-    /// Wakes the writer thread (lines are written as soon as it runs).
-    public func flush() { signal() }
+    /// Wakes the writer thread when lines wait (they are written as soon as it runs). With
+    /// nothing queued it does nothing: the live loop flushes after every frame, and a wake-up
+    /// per frame for nothing cost a futex call and a context switch each.
+    public func flush() {
+        if state.withLock({ !$0.pending.isEmpty }) { signal() }
+    }
+
+    /// Wake-ups sent to the writer thread so far: for tests.
+    public var wakeUps: Int { ready.lock(); defer { ready.unlock() }; return signals }
+    private var signals = 0
 
     /// Writes what is queued and ends the thread; later lines are dropped. A reader that
     /// stopped reading is waited for `seconds` at most: the daemon's exit must not hang on it
@@ -84,6 +92,7 @@ public final class BoundedWriter: @unchecked Sendable {
 
     private func signal() {
         ready.lock()
+        signals += 1
         ready.signal()
         ready.unlock()
     }

@@ -38,10 +38,19 @@ public final class ConfigWatcher {
     /// The changed files once a burst is over (nil: nothing to act on yet). `now`: monotonic seconds.
     public func poll(now: Double) -> [String]? {
         read(now: now)
+        return take(now: now)
+    }
+
+    /// `poll` without reading: for a host whose wait includes `descriptor` and calls `read` when
+    /// it is readable (the input hub), so a frame costs no system call here.
+    public func take(now: Double) -> [String]? {
         guard !pending.isEmpty, now - lastChange >= quiet else { return nil }
         defer { pending = [] }
         return pending.sorted()
     }
+
+    /// True while changes wait for their quiet time (the host then reads the clock).
+    public var hasPending: Bool { !pending.isEmpty }
 
     /// Seconds until a pending batch is due (nil: none pending): the longest the host may wait.
     public func dueIn(now: Double) -> Double? {

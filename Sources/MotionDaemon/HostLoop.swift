@@ -53,7 +53,9 @@ public enum HostLoop {
         loop.hostDue = { focus?.secondsUntilDue }
         while true {
             var wait = interval
-            if let due = watcher?.dueIn(now: clock()) { wait = min(wait ?? due, due) }
+            // The clock is read only while a change waits (a system call per frame where the
+            // clock source has no vDSO).
+            if let watcher, watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
             let step = try loop.step(host, maxWait: wait)
             try focus?.pollIfDue()
             host.router.flush()
@@ -63,7 +65,14 @@ public enum HostLoop {
                 host.router.flush()
                 return reason
             }
-            if let files = watcher?.poll(now: clock()) {
+            // In the hub's wait, the watcher is read when it is readable: no read per frame.
+            let files: [String]?
+            if let watcher {
+                files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
+            } else {
+                files = nil
+            }
+            if let files {
                 host.filesChanged(files)
                 host.router.flush()
             }

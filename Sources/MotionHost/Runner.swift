@@ -232,8 +232,10 @@ public enum Runner {
     /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.
     static func bounded(_ options: RunOptions, _ runtime: LuaRuntime, _ body: () throws -> Void) throws {
         guard options.timeout > 0 else { return try body() }
-        runtime.setTimeout(options.timeout)
+        // One clock read for the hook's limit and the watchdog's (this runs for every live frame).
+        let now = Clock.monotonic()
+        runtime.setTimeout(options.timeout, now: now)
         defer { runtime.setTimeout(0) }
-        try options.watchdog.map { try $0.bounding(stopping: runtime.limiter, body) } ?? body()
+        try options.watchdog.map { try $0.bounding(stopping: runtime.limiter, now: now, body) } ?? body()
     }
 }

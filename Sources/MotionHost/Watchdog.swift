@@ -35,15 +35,16 @@ public final class Watchdog: Sendable {
 
     /// Starts a stretch of work bounded by `timeout`, from now; at its limit `limiter`'s state
     /// (when given) is stopped.
-    public func arm(stopping limiter: LuaStateLimiter? = nil) {
-        timer?.arm(at: Clock.monotonic() + timeout, limiter: limiter)
+    public func arm(stopping limiter: LuaStateLimiter? = nil, now: Double? = nil) {
+        timer?.arm(at: (now ?? Clock.monotonic()) + timeout, limiter: limiter)
     }
 
     public func disarm() { timer?.disarm() }
 
     /// Runs `body` as one armed stretch.
-    public func bounding<T>(stopping limiter: LuaStateLimiter? = nil, _ body: () throws -> T) rethrows -> T {
-        arm(stopping: limiter)
+    /// `now`: CLOCK_MONOTONIC seconds when the caller already read it (nil: read here).
+    public func bounding<T>(stopping limiter: LuaStateLimiter? = nil, now: Double? = nil, _ body: () throws -> T) rethrows -> T {
+        arm(stopping: limiter, now: now)
         defer { disarm() }
         return try body()
     }

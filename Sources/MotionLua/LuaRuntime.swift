@@ -410,7 +410,14 @@ public final class LuaRuntime {
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
-        setDeadline(seconds > 0 ? ms_monotonic() + seconds : 0)
+        setTimeout(seconds, now: seconds > 0 ? ms_monotonic() : 0)
+    }
+
+    /// `setTimeout` from `now` (CLOCK_MONOTONIC seconds) read by the caller: a live host arms
+    /// the time limit for every frame, and one clock read serves it and the watchdog (a clock
+    /// read is a system call where the clock source has no vDSO, as in a VM on HPET).
+    public func setTimeout(_ seconds: Double, now: Double) {
+        setDeadline(seconds > 0 ? now + seconds : 0)
     }
 
     /// Stops Lua code that runs past `deadline`, a time on the monotonic clock (`ms_monotonic`,

@@ -58,6 +58,21 @@ import Glibc
         func quietStep() throws -> LiveLoop.Step { try loop.step(runtime, maxWait: 0) }
     }
 
+    /// A device whose timestamps are on this machine's clock needs no clock read per event
+    /// (one per event before: a system call each where the clock source has no vDSO).
+    @Test func framesOfAMonotonicDeviceReadNoClockWhenNothingIsDue() throws {
+        let rig = try Rig(#"motion.pointers():emit("p")"#)
+        var reads = 0
+        rig.device.monotonicNow = { [unowned rig] in reads += 1; return rig.now }
+        rig.now = 1000.0
+        rig.down(1000.0, id: 4, x: 10, y: 10)
+        for i in 1...10 { rig.write(1000.0 + Double(i) * 0.008, [(3, 0x35, Int32(10 + i))]) }
+        rig.lift(1000.1)
+        for _ in 0..<12 { #expect(try rig.loop.step(rig.runtime) == .frame) }
+        #expect(rig.output.lines.count == 12)
+        #expect(reads == 0)
+    }
+
     @Test func aDelayFiresWhenItFallsDueWithoutFurtherInput() throws {
         let rig = try Rig("""
             motion.pointers():filter(function(p) return p.phase == "down" end):delay(0.5)

@@ -59,7 +59,10 @@ public final class LiveLoop {
     /// Runs what already fell due, or else waits at most `maxWait` seconds (nil: as long as it
     /// takes) for a frame or the next due time.
     public func step(_ target: LiveTarget, maxWait: Double? = nil) throws -> Step {
-        if let due = target.nextDueTime, let now = device.inputTimeNow(), due <= now {
+        // Read once: nothing changes them before the wait (each walks the recognizers or the devices).
+        let due = target.nextDueTime
+        let now = due == nil ? nil : device.inputTimeNow()
+        if let due, let now, due <= now {
             // Input that is already waiting (read and queued, or still in the kernel after a
             // stall) comes first: handling a frame runs what fell due before it, in time order.
             // Otherwise a tap would be decided by its interval before its own lift, already
@@ -83,7 +86,7 @@ public final class LiveLoop {
             return .due
         }
         var wait = maxWait
-        if let due = target.nextDueTime, let now = device.inputTimeNow() {
+        if let due, let now {
             wait = min(wait ?? .infinity, due - now)
         }
         if let due = hostDue?() { wait = min(wait ?? .infinity, due) }

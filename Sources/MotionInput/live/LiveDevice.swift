@@ -59,6 +59,11 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     }
 
     public var device: DeviceDescription { decoder.device }
+    /// The device every pointer event names (nil: none), set as the decoder makes the event.
+    public var pointerDevice: PointerDevice? {
+        get { decoder.deviceTag }
+        set { decoder.deviceTag = newValue }
+    }
     public var unknownEventCount: Int { decoder.unknownEventCount }
     public var droppedCount: Int { decoder.droppedCount }
     /// Why input ended, once it has ("end of input", "device disappeared", "stopped", ...).
@@ -88,7 +93,10 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             timeOriginMicroseconds = event.sec &* 1_000_000 &+ event.usec
         }
         lastEventT = time - origin!
-        lastEventLocal = monotonicNow()
+        // Only the estimate of input time between events of a clock other than ours needs the
+        // local time of each event (a clock read per event otherwise: a system call in a VM
+        // whose clock source has no vDSO).
+        if !timestampsAreMonotonic { lastEventLocal = monotonicNow() }
     }
 
     /// The next frame, waiting at most `timeout` seconds for it (nil: no limit).

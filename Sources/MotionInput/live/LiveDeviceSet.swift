@@ -154,6 +154,9 @@ public final class LiveDeviceSet {
         let name = d.name.isEmpty ? node : d.name
         device.diagnostics = { [weak self] in self?.diagnostics?("motionscript: \($0)") }
         var member = Member(device: device, tag: PointerDevice(name: name, kind: kind.rawValue), node: node, byPath: byPath)
+        // The decoder names the device as it makes each event, so tagging a frame changes
+        // nothing in it (and copies nothing) unless an id or the time line must change.
+        device.pointerDevice = member.tag
         member.queue.reserveCapacity(16)
         members.append(member)
         pollFDsAreStale = true
@@ -237,8 +240,10 @@ public final class LiveDeviceSet {
     /// Input time now on the shared time line (nil before the first event).
     public func inputTimeNow() -> Double? {
         guard origin != nil else { return nil }
-        for member in members {
-            if let t = member.device.inputTimeNow(), let o = member.device.timeOriginMicroseconds {
+        // By index: a copy of a member would retain every reference it holds.
+        for i in members.indices {
+            let device = members[i].device
+            if let t = device.inputTimeNow(), let o = device.timeOriginMicroseconds {
                 return Double(Int64((t * 1_000_000).rounded()) &+ (o &- originMicroseconds)) / 1_000_000
             }
         }
@@ -265,7 +270,7 @@ public final class LiveDeviceSet {
                 if let deadline, LiveEventReader.now() >= deadline { return .timeout }
                 continue
             }
-            if try dispatch(), !members.contains(where: \.hasQueued) { return .timeout }
+            if try dispatch(), !members.contains(where: { $0.hasQueued }) { return .timeout }
         }
     }
 
@@ -326,17 +331,17 @@ public final class LiveDeviceSet {
         var best = -1
         var bestTime = Int64.max
         var i = 0
+        // Members are read in place: a copy of one would retain every reference it holds.
         while i < members.count {
-            let member = members[i]
-            if !member.hasQueued {
-                if member.endReason != nil {
+            if !members[i].hasQueued {
+                if members[i].endReason != nil {
                     remove(member: i)
                     continue
                 }
                 i += 1
                 continue
             }
-            let t = Int64((member.queue[member.queueHead].t * 1_000_000).rounded()) &+ (member.device.timeOriginMicroseconds ?? 0)
+            let t = Int64((members[i].queue[members[i].queueHead].t * 1_000_000).rounded()) &+ (members[i].device.timeOriginMicroseconds ?? 0)
             if t < bestTime {
                 bestTime = t
                 best = i

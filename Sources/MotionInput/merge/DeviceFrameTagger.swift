@@ -23,9 +23,11 @@ struct DeviceFrameTagger {
                 }
                 ids[raw] = id
             }
-            frame.events[k].id = id
-            frame.events[k].t = t
-            if let device { frame.events[k].device = device }
+            // Only what changes is written: a live frame's events array is shared with its
+            // decoder, and a write would copy it (an allocation per frame).
+            if frame.events[k].id != id { frame.events[k].id = id }
+            if frame.events[k].t != t { frame.events[k].t = t }
+            if let device, frame.events[k].device !== device { frame.events[k].device = device }
             if frame.events[k].phase == .up || frame.events[k].phase == .cancel { ids[raw] = nil }
         }
     }

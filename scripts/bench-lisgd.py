@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""The lisgd rows of scripts/bench, run inside the test VM (scripts/test-live's, as root; started by
+scripts/bench-lisgd, which see). Arguments: STAMP SWIPES ROUNDS [ONLY...].
+
+A real protocol-B touchscreen (uinput, 10 units/mm) is tagged as udev would tag it, so libinput
+takes it; then, one after the other on the same input, in ROUNDS interleaved rounds:
+  lisgd                      lisgd -d NODE -g '1,LR,*,*,R,STAMP FILE' (Debian's package; libinput)
+  run                        motionscript run swipe.lua --device NODE
+  daemon, 1 plugin           motionscript daemon DIR --device NODE (the same swipe as a plugin)
+  daemon, 10 plugins         the same plugin and nine others (scripts/bench's ten)
+each fed SWIPES one-finger swipes to the right (a down, 30 moves of 2 mm at 8 ms, a lift: 32
+frames), the swipe bound to STAMP FILE, a static program that appends CLOCK_MONOTONIC to FILE the
+moment it starts. Rows:
+  - CPU per input frame: time on CPU of every thread of the process (/proc/PID/task/*/schedstat,
+    nanoseconds) over the swipes, minus what it spends idle over as long (measured before them);
+    the median of the rounds.
+  - Latency, finger lift -> command running: the STAMP time minus the time the harness read just
+    before writing the lift frame; p50 and p99 of all swipes of all rounds.
+Each as a ratio to lisgd. A swipe whose command does not run within 2 s fails the benchmark."""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "live-checks"))
+import livecheck  # noqa: E402
+
+stamp, swipes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+only = [w for w in sys.argv[4:] if w != "strace"]
+# `strace`: each process runs under `strace -f -c` instead (its CPU figures are then strace's):
+# system calls per frame, to see what a frame costs the kernel.
+trace = "strace" in sys.argv[4:]
+clock = lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
+MS = livecheck.MOTIONSCRIPT
+FRAMES = 32
+
+# /run is the host's, read-only: a tmpfs of our own for udev's database and the stamps.
+subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/run"], check=True)
+os.makedirs("/run/udev/data")
+open("/run/udev/control", "w").close()
+work = "/run/bench"
+os.makedirs(work)
+
+with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as f:
+    print(f"clock source in the VM: {f.read().strip()}", file=sys.stderr)
+screen = livecheck.Touchscreen(name="bench-lisgd touchscreen", resolution=10)
+minor = os.minor(os.stat(screen.path).st_rdev)
+with open(f"/run/udev/data/c13:{minor}", "w") as f:
+    # What udev's input_id builtin writes for a touchscreen; libinput ignores a node without ID_INPUT.
+    f.write("E:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
+
+stamps = os.path.join(work, "stamps")
+swipe = f'motion.swipe{{fingers = 1, direction = "right"}}:on("recognized", function() motion.exec{{"{stamp}", "{stamps}"}} end)\n'
+with open(os.path.join(work, "swipe.lua"), "w") as f:
+    f.write(swipe)
+one, ten = os.path.join(work, "one"), os.path.join(work, "ten")
+os.makedirs(one)
+os.makedirs(ten)
+for folder in (one, ten):
+    with open(os.path.join(folder, "a-swipe.lua"), "w") as f:
+        f.write(swipe)
+# The nine others of scripts/bench's 10-plugin row (its plugins block).
+others = {
+    "b-left3": 'motion.swipe{fingers = 3, direction = "left"}:on("recognized", function() motion.keys("ctrl+alt+Right") end)',
+    "c-right3": 'motion.swipe{fingers = 3, direction = "right"}:on("recognized", function() motion.keys("ctrl+alt+Left") end)',
+    "d-up4": 'motion.swipe{fingers = 4, direction = "up"}:on("recognized", function() motion.exec{"gnome-terminal"} end)',
+    "e-tap2": 'motion.tap{fingers = 2}:on("recognized", function() motion.mouse.button("right") end)',
+    "f-double": 'motion.tap{taps = 2, fingers = 3}:on("recognized", function() motion.keys("super") end)',
+    "g-hold": 'motion.hold{fingers = 3, duration = 0.6}:on("began", function() motion.exec{"rofi", "-show", "window"} end)',
+    "h-pinch": 'local zoom = motion.property(1)\nmotion.gesture(motion.scale{}):scale(zoom):subscribe(zoom)',
+    "i-drag2": 'local box = motion.property({x = 0, y = 0})\nmotion.gesture(motion.pan{minPointers = 2}):translation(box):subscribe(box)',
+    "j-count": 'local n = 0\nmotion.pointers():subscribe(function(p) n = n + 1 end)',
+}
+for name, text in others.items():
+    with open(os.path.join(ten, name + ".lua"), "w") as f:
+        f.write(text + "\n")
+
+node = screen.path
+configs = {
+    "lisgd": ["/usr/bin/lisgd", "-d", node, "-w", "1920", "-h", "1080", "-g", f"1,LR,*,*,R,{stamp} {stamps}"],
+    "run": [MS, "run", os.path.join(work, "swipe.lua"), "--device", node],
+    "daemon1": [MS, "daemon", one, "--device", node],
+    "daemon10": [MS, "daemon", ten, "--device", node],
+}
+if only:
+    configs = {k: v for k, v in configs.items() if k == "lisgd" or k in only}
+
+
+def on_cpu(pid):
+    """Nanoseconds on CPU of every thread of pid so far."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def has_open(pid, path):
+    target = os.path.realpath(path)
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:  # gone, or not there yet
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def stamp_count():
+    try:
+        with open(stamps) as f:
+            return f.read().count("\n")
+    except FileNotFoundError:
+        return 0
+
+
+def last_stamp():
+    with open(stamps) as f:
+        return float(f.read().split()[-1])
+
+
+def until(t):
+    while True:
+        left = t - clock()
+        if left <= 0:
+            return
+        time.sleep(left)
+
+
+def one_swipe(y):
+    """A one-finger swipe to the right; returns the time read just before its lift frame."""
+    t = clock()
+    screen.touch(0, 1, 300, y)
+    screen.syn()
+    for i in range(1, FRAMES - 1):
+        until(t + i * 0.008)
+        screen.move(0, 300 + 20 * i, y)
+        screen.syn()
+    until(t + (FRAMES - 1) * 0.008)
+    screen.lift(0)
+    lifted = clock()
+    screen.syn()
+    return lifted
+
+
+def session(name, command):
+    """Starts command, measures its idle CPU, feeds the swipes; returns (ns per frame, latencies)."""
+    if os.path.exists(stamps):
+        os.unlink(stamps)
+    err = open(os.path.join(work, name + ".err"), "w")
+    if trace:
+        command = ["strace", "-f", "-c", "-o", os.path.join(work, name + ".strace"), *command]
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    deadline = clock() + 120
+    pid = proc.pid
+    while not has_open(pid, node):
+        if trace:  # the traced process is strace's child
+            with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+                children = f.read().split()
+            pid = int(children[0]) if children else proc.pid
+        if proc.poll() is not None or clock() > deadline:
+            proc.kill()
+            livecheck.fail(f"{name} did not open {node}: {open(err.name).read()}")
+        time.sleep(0.05)
+    time.sleep(1.0)  # start-up work done
+    idle_from, idle_cpu = clock(), on_cpu(pid)
+    time.sleep(1.0)
+    idle_rate = (on_cpu(pid) - idle_cpu) / (clock() - idle_from)
+    began, cpu = clock(), on_cpu(pid)
+    latencies = []
+    for s in range(swipes):
+        lifted = one_swipe(300 + (s % 5) * 100)
+        wait = clock() + 2.0
+        while stamp_count() < s + 1:
+            if clock() > wait:
+                proc.kill()
+                livecheck.fail(f"{name}: swipe {s + 1} ran no command within 2 s: {open(err.name).read()}")
+            time.sleep(0.002)
+        latencies.append(last_stamp() - lifted)
+        time.sleep(0.05)
+    took, cpu = clock() - began, on_cpu(pid) - cpu
+    if stamp_count() != swipes:
+        livecheck.fail(f"{name}: {stamp_count()} commands for {swipes} swipes")
+    os.kill(pid, 15)
+    proc.wait(30)
+    err.close()
+    if trace:
+        print(f"  {name}: system calls per frame (strace -f -c, {swipes * FRAMES} frames, commands included)")
+        for line in open(os.path.join(work, name + ".strace")):
+            f = line.split()
+            if len(f) >= 5 and f[3].isdigit() and f[-1] not in ("total", "syscall"):
+                print(f"    {f[-1]:16s} {int(f[3]) / (swipes * FRAMES):7.2f}")
+    return (cpu - idle_rate * took) / (swipes * FRAMES), latencies
+
+
+cpu = {k: [] for k in configs}
+latency = {k: [] for k in configs}
+for r in range(rounds):
+    for name, command in configs.items():
+        per_frame, lat = session(name, command)
+        cpu[name].append(per_frame)
+        latency[name].extend(lat)
+        print(f"  round {r + 1} {name:8s} {per_frame / 1000:7.1f} us/frame, latency p50 "
+              f"{statistics.median(lat) * 1000:.2f} ms", file=sys.stderr)
+
+
+def p99(x):
+    x = sorted(x)
+    return x[min(len(x) - 1, round(0.99 * (len(x) - 1)))]
+
+
+labels = {"lisgd": "lisgd (C, libinput)", "run": "motionscript run", "daemon1": "motionscript daemon, 1 plugin",
+          "daemon10": "motionscript daemon, 10 plugins"}
+print(f"one-finger swipe -> command on a real touchscreen (QEMU VM, {swipes} swipes of {FRAMES} frames per run, "
+      f"median of {rounds} interleaved runs; latencies of all {swipes * rounds} swipes)")
+base_cpu = statistics.median(cpu["lisgd"])
+base50, base99 = statistics.median(latency["lisgd"]), p99(latency["lisgd"])
+for name in configs:
+    c, l50, l99 = statistics.median(cpu[name]), statistics.median(latency[name]), p99(latency[name])
+    ratio = "" if name == "lisgd" else f"  {c / base_cpu:5.2f}x lisgd (target <= 1)"
+    print(f"  {labels[name] + ', CPU per frame':46s} {c / 1000:8.1f} us{ratio}")
+    ratio = "" if name == "lisgd" else f"  {l50 / base50:5.2f}x / {l99 / base99:5.2f}x lisgd (target <= 1)"
+    print(f"  {labels[name] + ', lift -> command p50/p99':46s} {l50 * 1000:6.2f} / {l99 * 1000:6.2f} ms{ratio}")
+if "daemon10" in configs and "daemon1" in configs:
+    d1, d10 = statistics.median(cpu["daemon1"]), statistics.median(cpu["daemon10"])
+    print(f"  {'daemon, 10 plugins against 1, CPU per frame':46s} {d10 / d1:8.2f}x (target < 3)")
+screen.close()
