@@ -15,7 +15,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 try:
@@ -69,19 +68,7 @@ def tap(i):
 
 virtual = livecheck.find_device()  # the daemon opens it at start-up
 expect(virtual is not None, f"no input device named '{livecheck.VIRTUAL}': {ms.err()}")
-alt = []
-
-
-def read():
-    try:
-        for event in virtual.read_loop():
-            if event.type == e.EV_KEY and event.code == e.KEY_LEFTALT:
-                alt.append(event.value)
-    except OSError:
-        pass
-
-
-threading.Thread(target=read, daemon=True).start()
+alt = livecheck.key_values(virtual, e.KEY_LEFTALT)
 tap(1)
 tap(2)
 expect(e.KEY_LEFTALT in virtual.active_keys(), f"alt is not down with two holders: {alt}")

@@ -21,7 +21,6 @@ when it cannot run here. MOTIONSCRIPT names the binary, LIVE_WORK a scratch fold
 import os
 import signal
 import sys
-import threading
 import time
 
 try:
@@ -70,19 +69,7 @@ ms = livecheck.Motionscript("daemon", folder, "--device", touch.path)
 ms.wait_open(touch.path)
 virtual = livecheck.find_device()  # opened at start-up, before any plugin acts
 expect(virtual is not None, f"no input device named '{livecheck.VIRTUAL}': {ms.err()}")
-shift = []
-
-
-def read_shift():
-    try:
-        for event in virtual.read_loop():
-            if event.type == e.EV_KEY and event.code == e.KEY_LEFTSHIFT:
-                shift.append(event.value)
-    except OSError:
-        pass
-
-
-threading.Thread(target=read_shift, daemon=True).start()
+shift = livecheck.key_values(virtual, e.KEY_LEFTSHIFT)
 
 
 def lifecycle(since=0):

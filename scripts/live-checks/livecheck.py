@@ -142,6 +142,23 @@ def find_device(name=VIRTUAL, timeout=20):
     return None
 
 
+def key_values(device, code):
+    """A list that a reader thread fills with the values of key `code` on `device` as the
+    kernel reports them (1 press, 0 release), in order, until the device goes away."""
+    values = []
+
+    def read():
+        try:
+            for event in device.read_loop():
+                if event.type == e.EV_KEY and event.code == code:
+                    values.append(event.value)
+        except OSError:
+            pass
+
+    threading.Thread(target=read, daemon=True).start()
+    return values
+
+
 class Motionscript:
     """`motionscript ARGS...` in the background; stdout lines are collected as they come."""
 
