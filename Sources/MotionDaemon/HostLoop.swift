@@ -41,29 +41,16 @@ public enum HostLoop {
             host.router.diagnostic(nil, "no plugins in \(host.folder.path) yet; add a .lua file there")
         }
         defer { host.close() }
-        // The watcher's descriptor joins the input's one wait: a change wakes it, no polling.
-        var interval: Double? = watcher == nil ? nil : watchInterval
-        let hub = device as? LiveDeviceSet
-        let token = watcher.flatMap { watcher in hub?.watch(fd: watcher.descriptor) { watcher.read(now: Clock.monotonic()) } }
-        defer { if let token { hub?.unwatch(token) } }
-        if token != nil { interval = nil }
         let loop = LiveLoop(device: device)
+        let reloads = watcher.map { FolderReloads($0, host: host, device: device) }
+        defer { reloads?.close() }
+        loop.reloads = reloads
         loop.hostDue = { focus?.secondsUntilDue }
-        while true {
-            var wait = interval
-            if let due = watcher?.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
-            let step = try loop.step(host, maxWait: wait)
+        loop.afterStep = {
             try focus?.pollIfDue()
             host.router.flush()
-            if case .end(let reason) = step {
-                host.finish()
-                host.router.flush()
-                return reason
-            }
-            if let files = watcher?.poll(now: Clock.monotonic()) {
-                host.filesChanged(files)
-                host.router.flush()
-            }
         }
+        // The plugins keep their errors to themselves (`Plugin`): the host throws none.
+        return try loop.run(host)
     }
 }

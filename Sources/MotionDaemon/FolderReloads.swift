@@ -1,0 +1,37 @@
+import MotionHost
+import MotionInput
+
+/// The config folder's changes between the live loop's steps: plugins load, reload and unload.
+/// With the input hub the watcher's descriptor is in its one wait (a change wakes it, no
+/// polling); the quiet period after a burst is waited out by the loop's wait, never by
+/// blocking input (frames keep reaching every plugin).
+final class FolderReloads: LiveReloads {
+    let watcher: ConfigWatcher
+    unowned let host: PluginHost
+    private let hub: LiveDeviceSet?
+    private let token: WatchToken?
+
+    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource) {
+        self.watcher = watcher
+        self.host = host
+        hub = device as? LiveDeviceSet
+        token = hub?.watch(fd: watcher.descriptor) { watcher.read(now: Clock.monotonic()) }
+    }
+
+    var maxWait: Double? {
+        // A frame source that cannot add the watcher to its wait is looked at every interval.
+        var wait = token == nil ? HostLoop.watchInterval : nil
+        if let due = watcher.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
+        return wait
+    }
+
+    func poll() {
+        guard let files = watcher.poll(now: Clock.monotonic()) else { return }
+        host.filesChanged(files)
+        host.router.flush()
+    }
+
+    func close() {
+        if let token { hub?.unwatch(token) }
+    }
+}
