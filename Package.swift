@@ -60,33 +60,40 @@ let package = Package(
         // The run loop, output writer and commands' logic.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "MotionInput", "MotionActions", "MotionDesktop"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "MotionInput", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
+        // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
+        // comparison with expected output and the reports.
+        .target(name: "MotionScenarios", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
+                swiftSettings: hotPath),
+        // `motionscript plot` and `run --plot`: a run's trace drawn as SVG.
+        .target(name: "MotionPlot", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
+                swiftSettings: hotPath),
         // The plugin host (`motionscript daemon`): a folder of plugins, each in a Lua state of
         // its own, reloaded alone; its output router and config watcher.
-        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures"]),
+        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures"]),
+        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures"]),
         // `motionscript check`: what can be known about plugins before a gesture happens.
         .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
+            dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "motionbench", dependencies: ["MotionHost"], path: "Sources/motionbench"),
+        .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
-        .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
+        .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionActions"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionInput", "MotionGestures"],
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

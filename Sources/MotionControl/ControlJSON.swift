@@ -1,4 +1,4 @@
-import MotionHost
+import MotionScenarios
 import MotionLua
 
 /// JSON text for the control protocol: requests are parsed with the host's `JSONValue`, answers

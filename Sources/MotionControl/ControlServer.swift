@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionHost
+import MotionScenarios
 
 /// The daemon's end of the control socket (docs/control.md). Non-blocking throughout and served
 /// from the host's one event loop: the loop waits on `descriptors` together with its devices and

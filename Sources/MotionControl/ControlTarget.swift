@@ -1,4 +1,4 @@
-import MotionHost
+import MotionScenarios
 
 /// What the control socket drives: the plugin host. Every call comes on the host's loop thread
 /// (the server is served from that loop), so an implementation needs no locks. A call that

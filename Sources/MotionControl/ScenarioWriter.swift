@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotionHost
+import MotionScenarios
 import MotionInput
 
 /// `ctl scenario NAME`: a misfire made into a regression test. Writes NAME.evemu (the flight

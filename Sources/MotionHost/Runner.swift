@@ -117,7 +117,7 @@ public enum Runner {
 
     /// A script that is a FIFO, pipe or device is read here, as event files are: Lua's own
     /// `fopen` would wait in `open` for a writer past every signal. Regular files are left to Lua.
-    static func readScriptIfStream(_ runtime: LuaRuntime) throws {
+    public static func readScriptIfStream(_ runtime: LuaRuntime) throws {
         var info = stat()
         guard stat(runtime.scriptPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
         runtime.scriptText = try readWholeInput(path: runtime.scriptPath, limit: Self.maxStreamedScript)

@@ -5,7 +5,7 @@ import MotionGestures
 /// on the stack at that moment, innermost first (`local swipe3 = motion.swipe{…}` is line 1's,
 /// `left = makeSwipe("left")` a caller's). Recorded only when `LuaRuntime.recordsCreationSites`
 /// is on (`plot`), so runs pay nothing for it; a picture names a recognizer after the variable
-/// it was assigned to (see RecognizerNames in MotionHost).
+/// it was assigned to (see RecognizerNames in MotionPlot).
 public struct CreationSite: Equatable, Sendable {
     public var file: String
     public var line: Int

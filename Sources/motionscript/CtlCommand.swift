@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MotionControl
 import MotionHost
+import MotionScenarios
 #if canImport(Glibc)
 import Glibc
 #endif

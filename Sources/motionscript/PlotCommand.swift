@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionHost
+import MotionPlot
 import MotionInput
 import MotionLua
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import MotionHost
+import MotionScenarios
 
 /// `motionscript scenario-worker`: not for people. `motionscript test` starts these to run its
 /// scenarios in processes of their own (see ScenarioWorker).

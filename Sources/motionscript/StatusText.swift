@@ -1,5 +1,5 @@
 import MotionControl
-import MotionHost
+import MotionScenarios
 
 /// `ctl status` for people: one line for the daemon, one per plugin, one per device.
 enum StatusText {

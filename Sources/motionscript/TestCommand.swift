@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionHost
+import MotionScenarios
 import MotionInput
 
 /// `motionscript test`: batch-runs scenarios and ends stdout with `N passed, N failed`.

@@ -1,6 +1,6 @@
 import XCTest
 import MotionControl
-import MotionHost
+import MotionScenarios
 #if canImport(Glibc)
 import Glibc
 #endif

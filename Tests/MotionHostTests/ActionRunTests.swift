@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MotionActions
 import MotionHost
+import MotionScenarios
 import MotionLua
 #if canImport(Glibc)
 import Glibc

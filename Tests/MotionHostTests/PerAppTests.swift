@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionHost
+import MotionScenarios
 import MotionLua
 
 /// README, "Per-application gestures": `apps =`, `motion.app`, app lines and `--app` in runs.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MotionHost
+import MotionScenarios
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,7 +4,8 @@ import FoundationXML
 #endif
 import MotionStreams
 import Testing
-@testable import MotionHost
+import MotionHost
+@testable import MotionPlot
 
 /// Parses an SVG as XML and counts its elements by `class`.
 private final class SVGCensus: NSObject, XMLParserDelegate {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MotionHost
+import MotionScenarios
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

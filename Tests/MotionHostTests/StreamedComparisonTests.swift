@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import MotionHost
+@testable import MotionScenarios
 
 /// The comparison `motionscript test` makes while output streams in (bytes first, JSON only for
 /// lines that differ, the expected file a chunk at a time) gives exactly what comparing whole

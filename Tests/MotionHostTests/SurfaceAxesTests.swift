@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionHost
+import MotionScenarios
 import MotionInput
 import MotionLua
 

@@ -1,4 +1,5 @@
 import Foundation
+import MotionHost
 
 /// `motionscript test` as a library call: discover, select, run, report.
 public struct ScenarioBatch {

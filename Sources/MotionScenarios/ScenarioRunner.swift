@@ -1,4 +1,5 @@
 import Foundation
+import MotionHost
 import MotionInput
 import MotionLua
 #if canImport(Glibc)

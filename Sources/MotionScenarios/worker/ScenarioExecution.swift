@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionHost
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
