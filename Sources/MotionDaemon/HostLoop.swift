@@ -11,12 +11,14 @@ public enum HostLoop {
     public static func replay(_ source: FrameSource, host: PluginHost) throws {
         host.loadAll()
         defer { host.close() }
-        while let frame = try source.nextFrame() {
-            if Interruption.isRequested { return }
-            host.handle(frame)
+        do {
+            // The plugins keep their errors; no time limit over the whole replay (each call
+            // into a plugin has its own).
+            try Runner.replay(source, to: host, timeout: 0)
+        } catch is ScriptError where Interruption.isRequested {
+            // Stopped by a signal or a failed write: the host ends quietly, saying nothing more.
+            return
         }
-        if Interruption.isRequested { return }
-        host.finish()
         host.router.flush()
     }
 
