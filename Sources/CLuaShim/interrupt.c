@@ -16,8 +16,11 @@ static atomic_int interruption;          /* 0, a signal number or MS_INTERRUPT_H
 static atomic_int signalsReceived;
 static atomic_int pending;               /* Lua code started from now on is interrupted */
 /* The Lua thread inside lua_pcall on this OS thread, or NULL. Per OS thread: the signal handler
- * runs on the thread that runs Lua, and tests run states on several threads at once. */
-static _Thread_local _Atomic(lua_State *) running;
+ * runs on the thread that runs Lua, and tests run states on several threads at once. Initial-exec:
+ * this code is linked into the executable, so the variable is at a fixed offset from the thread
+ * pointer (the default model for position-independent code called __tls_get_addr at every Lua
+ * call and every deadline set). */
+static _Thread_local _Atomic(lua_State *) running __attribute__((tls_model("initial-exec")));
 static atomic_int wakeFDs[MAX_WAKE] = {-1, -1, -1, -1, -1, -1, -1, -1};
 static pthread_t luaThread;
 

@@ -14,8 +14,11 @@ public final class Plugin {
     let output: PluginOutput
     let pipeline: ReloadingPipeline
     var router: OutputRouter { output.router }
-    public private(set) var state: PluginState = .failed
-    public private(set) var limits: PluginLimits
+    // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
+    // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
+    // check (about 75 instructions an access, through thread-local storage) is off for them.
+    @exclusivity(unchecked) public private(set) var state: PluginState = .failed
+    @exclusivity(unchecked) public private(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
     public private(set) var lastError: String?
@@ -23,10 +26,19 @@ public final class Plugin {
     private var recentErrors: [Double] = []
     /// Set by a callback error that crossed the policy's line, acted on after the call returns
     /// (a state is not closed from inside its own callback).
-    private var disableRequested: String?
-    public private(set) var busySeconds = 0.0
+    @exclusivity(unchecked) private var disableRequested: String?
+    @exclusivity(unchecked) public private(set) var busySeconds = 0.0
     /// Ends the process when a call hangs outside Lua (`PluginWatchdog`); records the culprit.
-    var watchdog: PluginWatchdog?
+    /// `watchSlot`: this plugin's place in it.
+    @exclusivity(unchecked) var watchdog: PluginWatchdog? {
+        didSet {
+            if let slot = watchSlot { oldValue?.remove(slot) }
+            watchSlot = watchdog?.add()
+        }
+    }
+    @exclusivity(unchecked) private var watchSlot: Int?
+    /// The host's clock, read when a call ends (`PluginHost.clock`).
+    @exclusivity(unchecked) var clock: () -> Double = Clock.monotonic
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -83,9 +95,16 @@ public final class Plugin {
         pipeline.options.memoryLimit = limits.memoryBytes
         let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
-        watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: nil)
+        if let watchdog, let watchSlot {
+            // The new version's state is not the plugin's yet: only the last resort applies to it.
+            watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
+            watchdog.arm(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
+        }
         let result = pipeline.reload()
         watchdog?.disarm()
+        if let watchdog, let watchSlot {
+            watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
+        }
         busySeconds += Clock.monotonic() - start
         switch result {
         case .success:
@@ -111,40 +130,46 @@ public final class Plugin {
         }
     }
 
-    /// Feeds one frame (also when not running: the fingers down are tracked for the next version).
-    func handle(_ frame: Frame) {
-        guard state == .running, let runtime = pipeline.runtime else {
-            _ = try? pipeline.handle(frame)
-            return
-        }
-        bounded(runtime) { try pipeline.handle(frame) }
+    // Calls into the plugin. Each starts at `start`, the host's clock read when the call before
+    // it ended (`PluginHost.eachPlugin`: one read per call, not three), and returns when it
+    // ended, for the next call.
+
+    /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
+    /// down for its next version).
+    func handle(_ frame: Frame, from start: Double) -> Double {
+        guard state == .running, let runtime = pipeline.runtime else { return start }
+        return bounded(runtime, from: start) { try pipeline.handle(frame) }
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
     /// subscribers run); also when not running: the next version starts from it.
-    func setFocusedApp(_ app: AppInfo?) {
-        guard state == .running, let runtime = pipeline.runtime else { return pipeline.setFocusedApp(app) }
-        bounded(runtime) { pipeline.setFocusedApp(app) }
+    func setFocusedApp(_ app: AppInfo?, from start: Double) -> Double {
+        guard state == .running, let runtime = pipeline.runtime else {
+            pipeline.setFocusedApp(app)
+            return start
+        }
+        return bounded(runtime, from: start) { pipeline.setFocusedApp(app) }
     }
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
 
-    func advance(to t: Double) {
-        guard state == .running, let runtime = pipeline.runtime else { return }
-        bounded(runtime) { try pipeline.advance(to: t) }
+    func advance(to t: Double, from start: Double) -> Double {
+        guard state == .running, let runtime = pipeline.runtime else { return start }
+        return bounded(runtime, from: start) { try pipeline.advance(to: t) }
     }
 
-    func finish() {
-        guard state == .running, let runtime = pipeline.runtime else { return }
-        bounded(runtime) { try pipeline.finish() }
+    func finish(from start: Double) -> Double {
+        guard state == .running, let runtime = pipeline.runtime else { return start }
+        return bounded(runtime, from: start) { try pipeline.finish() }
     }
 
-    /// One call into the plugin under its time limit; what goes wrong stays here.
-    private func bounded(_ runtime: LuaRuntime, _ body: () throws -> Void) {
-        let start = Clock.monotonic()
-        if limits.timeout > 0 {
-            runtime.setTimeout(limits.timeout)
-            watchdog?.arm(plugin: name, identity: identity, timeout: limits.timeout, limiter: runtime.limiter)
+    /// One call into the plugin under its time limit, counted from `start`; what goes wrong
+    /// stays here. Returns the clock read when the call ended.
+    private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: () throws -> Void) -> Double {
+        let timeout = limits.timeout
+        if timeout > 0 {
+            runtime.setDeadline(start + timeout)
+            if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
         }
         do {
             try body()
@@ -153,15 +178,17 @@ public final class Plugin {
         } catch {
             stopped(by: ScriptError(.runtime, "\(error)"))
         }
-        if limits.timeout > 0 {
-            runtime.setTimeout(0)
-            watchdog?.disarm()
-        }
-        busySeconds += Clock.monotonic() - start
+        let end = clock()
+        // The state's deadline stays until the next call sets its own: between calls no Lua code
+        // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
+        // clearing it cost a second deadline set per call.
+        if timeout > 0 { watchdog?.leave() }
+        busySeconds += end - start
         if let reason = disableRequested {
             disableRequested = nil
             disable(at: runtime.time, reason: reason)
         }
+        return end
     }
 
     /// A callback raised: reported each time, its subscription kept; too many in a short

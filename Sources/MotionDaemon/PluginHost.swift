@@ -16,20 +16,35 @@ public final class PluginHost: LiveTarget {
     public var defaults: PluginLimits
     /// What every plugin's pipeline starts from: input options, the shared action host.
     let options: RunOptions
+    // The properties marked `@exclusivity(unchecked)` are read per frame and used on the host's
+    // thread only, never passed inout (see `Plugin`).
     /// Loaded plugins (running, failed or disabled), in name order.
-    public private(set) var plugins: [Plugin] = []
+    @exclusivity(unchecked) public private(set) var plugins: [Plugin] = []
     /// Input time now: the last frame's, or what time advanced to.
-    public private(set) var time = 0.0
+    @exclusivity(unchecked) public private(set) var time = 0.0
     /// Live input: the input time on the device's clock (a plugin loaded later starts there).
     public var inputTimeNow: (() -> Double?)?
     /// The live device, whose description sizes `motion.screen` for `--surface mm`.
     public var screenSource: AnyObject?
     /// `pause()`: frames reach no plugin.
-    public internal(set) var isPaused = false
+    @exclusivity(unchecked) public internal(set) var isPaused = false
     /// Sees every frame before the plugins do (the emergency-stop gesture, `DaemonService`).
-    public var onFrame: ((Frame) -> Void)?
+    @exclusivity(unchecked) public var onFrame: ((Frame) -> Void)?
     /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
-    public var watchdog: PluginWatchdog?
+    @exclusivity(unchecked) public var watchdog: PluginWatchdog? {
+        didSet { for plugin in plugins { plugin.watchdog = watchdog } }
+    }
+    /// The fingers down now, tracked once per frame for every plugin: each version a plugin
+    /// loads is handed them (a reload, a plugin added or fixed while a finger is down).
+    let pointers = PointersDown()
+    /// The shortest time limit of the plugins (0: none has one): how long a frame's calls run
+    /// at least before the watchdog looks (see `eachPlugin`).
+    @exclusivity(unchecked) private var shortestTimeout = 0.0
+    /// The host's clock (monotonic seconds): read once before a frame's first call and once
+    /// after each call (tests inject one).
+    @exclusivity(unchecked) var clock: () -> Double = Clock.monotonic {
+        didSet { for plugin in plugins { plugin.clock = clock } }
+    }
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
     /// until its file changes.
     public var hangRecord: HangRecord?
@@ -39,7 +54,7 @@ public final class PluginHost: LiveTarget {
     /// The focused application last reported (a provider's change or an event file's app line);
     /// nil: none yet. A plugin loaded later starts from it. Unused with `--app` (`options.app`),
     /// which every plugin's pipeline fixes itself.
-    public private(set) var focusedApp: AppInfo??
+    @exclusivity(unchecked) public private(set) var focusedApp: AppInfo??
 
     public init(folder: ConfigFolder, options: RunOptions, router: OutputRouter, defaults: PluginLimits = PluginLimits()) {
         self.folder = folder
@@ -66,6 +81,9 @@ public final class PluginHost: LiveTarget {
 
     private func add(name: String, path: String) {
         let plugin = Plugin(name: name, path: path, options: options, router: router, limits: defaults)
+        plugin.pipeline.pointers = pointers
+        plugin.pipeline.tracksPointers = false
+        plugin.clock = clock
         plugin.pipeline.screenSource = screenSource
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
         plugin.watchdog = watchdog
@@ -79,9 +97,14 @@ public final class PluginHost: LiveTarget {
     private func load(_ plugin: Plugin) {
         let before = plugin.version
         plugin.load(at: now, defaults: defaults)
+        noteLimits()
         router.flush()
         if plugin.version > before { reportConflicts(of: plugin) }
         onPluginsChanged?()
+    }
+
+    private func noteLimits() {
+        shortestTimeout = plugins.map(\.limits.timeout).filter { $0 > 0 }.min() ?? 0
     }
 
     private func reportConflicts(of plugin: Plugin) {
@@ -116,7 +139,9 @@ public final class PluginHost: LiveTarget {
 
     private func unload(_ plugin: Plugin) {
         plugin.unload(at: now)
+        plugin.watchdog = nil
         plugins.removeAll { $0 === plugin }
+        noteLimits()
         router.flush()
         onPluginsChanged?()
     }
@@ -132,7 +157,7 @@ public final class PluginHost: LiveTarget {
     /// plugin hears it (each plugin's runtime writes none: `Plugin` turns that off).
     public func setFocusedApp(_ app: AppInfo?) {
         guard noteFocus(app, at: now) else { return }
-        for plugin in plugins { plugin.setFocusedApp(app) }
+        eachPlugin { plugin, start in plugin.setFocusedApp(app, from: start) }
         router.flush()
     }
 
@@ -153,10 +178,10 @@ public final class PluginHost: LiveTarget {
         if let change = frame.focus { _ = noteFocus(change.app, at: frame.t) }
         // The service's emergency-stop gesture sees every frame, paused or not.
         onFrame?(frame)
-        for plugin in plugins {
-            // Paused: the plugins still learn which fingers are down (for after `resume`).
-            if isPaused { plugin.pipeline.track(frame) } else { plugin.handle(frame) }
-        }
+        // Paused too: the plugins are handed the fingers down at `resume`.
+        pointers.track(frame)
+        guard !isPaused else { return }
+        eachPlugin { plugin, start in plugin.handle(frame, from: start) }
     }
 
     public var nextDueTime: Double? {
@@ -167,12 +192,28 @@ public final class PluginHost: LiveTarget {
     public func advance(to t: Double) {
         time = max(time, t)
         guard !isPaused else { return }
-        for plugin in plugins { if let due = plugin.nextDueTime, due <= t { plugin.advance(to: t) } }
+        eachPlugin { plugin, start in
+            guard let due = plugin.nextDueTime, due <= t else { return start }
+            return plugin.advance(to: t, from: start)
+        }
     }
 
     public func finish() {
         guard !isPaused else { return }
-        for plugin in plugins { plugin.finish() }
+        eachPlugin { plugin, start in plugin.finish(from: start) }
+    }
+
+    /// One call into each plugin, in name order, as one stretch for the watchdog (armed once,
+    /// each call publishing its own limit): the clock is read once before the first call and
+    /// once after each, that read being both the end of one call (its CPU time) and the start
+    /// of the next (its time limit counts from there, so a slow plugin never uses up the next
+    /// one's time).
+    private func eachPlugin(_ call: (Plugin, Double) -> Double) {
+        var start = clock()
+        let watched = shortestTimeout > 0 ? watchdog : nil
+        watched?.beginCalls(at: start, shortest: shortestTimeout)
+        for plugin in plugins { start = call(plugin, start) }
+        watched?.endCalls()
     }
 
     /// The end of the daemon: every plugin's state closes (held keys released).

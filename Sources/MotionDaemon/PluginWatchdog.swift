@@ -6,51 +6,136 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit's enforcer for code the Lua hook cannot reach, per plugin call: the
-/// `Watchdog`'s thread, armed around each call into a plugin with that plugin's limit. At the
-/// limit it stops the plugin's state (`LuaStateLimiter`: it raises as soon as Lua runs again,
-/// and only that plugin is disabled). A call still blocked `grace` seconds later is inside a C
-/// function (a pathological `string.find` pattern), which nothing but the process can leave:
-/// the watchdog records the plugin (`HangRecord`), writes the whole lines already made, says
-/// which plugin hung and ends the process with exit status 1; the next start (the service's
-/// restart) keeps that plugin disabled until its file changes.
+/// The time limit's enforcer for code the Lua hook cannot reach, per plugin call. It is armed
+/// once per frame for the whole host (`beginCalls`/`endCalls`), and each call into a plugin
+/// only says which plugin runs now and until when (`enter`/`leave`: one atomic store each, no
+/// lock, no clock read of its own): at the frame's earliest limit the watchdog's thread looks
+/// which call runs and waits for that call's own limit. At it, it stops that plugin's state
+/// (`LuaStateLimiter`: it raises as soon as Lua runs again, and only that plugin is disabled).
+/// A call still blocked `grace` seconds later is inside a C function (a pathological
+/// `string.find` pattern), which nothing but the process can leave: the watchdog records the
+/// plugin (`HangRecord`), writes the whole lines already made, says which plugin hung and ends
+/// the process with exit status 1; the next start (the service's restart) keeps that plugin
+/// disabled until its file changes. Time between two calls is the host's, bounded by no limit.
 public final class PluginWatchdog: Sendable {
     public let grace: Double
     private let timer: Watchdog.WatchThread
-    /// The plugin of the call armed now, shared with the watchdog's thread.
-    private final class Armed: Sendable {
-        struct Call {
-            var plugin = ""
-            var identity = ""
-            var timeout = 0.0
-        }
-        let call = Mutex(Call())
+    private let board: Board
+
+    /// What the thread needs of each plugin (by slot): set when the plugin loads, read only when
+    /// a limit is reached.
+    struct Entry: Sendable {
+        var plugin = ""
+        var identity = ""
+        var timeout = 0.0
+        var limiter: LuaStateLimiter?
     }
-    private let armed = Armed()
+
+    /// The call running now, published by the host's thread for the watchdog's.
+    final class Board: Sendable {
+        /// The call running now in one word: its limit in whole milliseconds (rounded up) in the
+        /// high 47 bits, whether its state may be stopped (not during a load: the state is not
+        /// the plugin's yet) in the next bit, its plugin's slot in the low 16 bits; `none`
+        /// between calls.
+        let current = Atomic<UInt64>(Board.none)
+        static let none = UInt64.max
+        let entries = Mutex<[Entry?]>([])
+
+        static func pack(limit: Double, slot: Int, stoppable: Bool) -> UInt64 {
+            let ms = UInt64(max(0, min((limit * 1000).rounded(.up), Double(1 << 46))))
+            return ms << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
+        }
+
+        static func unpack(_ word: UInt64) -> (limit: Double, slot: Int, stoppable: Bool) {
+            (Double(word >> 17) / 1000, Int(word & 0xFFFF), word & (1 << 16) != 0)
+        }
+
+        func entry(_ slot: Int) -> Entry? {
+            entries.withLock { slot < $0.count ? $0[slot] : nil }
+        }
+    }
 
     public init(grace: Double = 2, record: HangRecord?, sink: LineSink? = nil) {
         self.grace = grace
-        timer = Watchdog.WatchThread(grace: grace) { [armed] in
-            let hung = armed.call.withLock { $0 }
-            record?.write(hung.identity)
-            sink?.flushIfIdle()
-            StandardError.line("\(hung.plugin): error: still running \(grace) s after its time limit of \(hung.timeout) s, blocked outside Lua (in a C function such as string.find with a pathological pattern): the daemon ends; at its next start \(hung.plugin) stays disabled until its file changes")
-            _exit(1)
-        }
+        let board = Board()
+        self.board = board
+        timer = Watchdog.WatchThread(grace: grace, calls: Watchdog.WatchThread.Calls(
+            current: {
+                let word = board.current.load(ordering: .acquiring)
+                return word == Board.none ? nil : (Board.unpack(word).limit, word)
+            },
+            expire: { word in
+                let (_, slot, stoppable) = Board.unpack(word)
+                if stoppable { board.entry(slot)?.limiter?.expire() }
+            },
+            lastResort: { word in
+                let hung = board.entry(Board.unpack(word).slot) ?? Entry()
+                record?.write(hung.identity)
+                sink?.flushIfIdle()
+                StandardError.line("\(hung.plugin): error: still running \(grace) s after its time limit of \(hung.timeout) s, blocked outside Lua (in a C function such as string.find with a pathological pattern): the daemon ends; at its next start \(hung.plugin) stays disabled until its file changes")
+                _exit(1)
+            }))
     }
 
     deinit { timer.end() }
 
-    /// A call into `plugin` bounded by `timeout` seconds begins (0: unbounded, not armed).
-    func arm(plugin: String, identity: String, timeout: Double, limiter: LuaStateLimiter?) {
-        guard timeout > 0 else { return }
-        armed.call.withLock {
-            $0.plugin = plugin
-            $0.identity = identity
-            $0.timeout = timeout
+    /// A slot for a new plugin (freed by `remove`).
+    func add() -> Int {
+        board.entries.withLock { entries in
+            if let free = entries.firstIndex(where: { $0 == nil }) {
+                entries[free] = Entry()
+                return free
+            }
+            entries.append(Entry())
+            return entries.count - 1
         }
-        timer.arm(at: Clock.monotonic() + timeout, limiter: limiter)
     }
 
-    func disarm() { timer.disarm() }
+    func remove(_ slot: Int) {
+        board.entries.withLock { if slot < $0.count { $0[slot] = nil } }
+    }
+
+    /// What the thread says and stops for the plugin in `slot` (after each load).
+    func update(_ slot: Int, plugin: String, identity: String, timeout: Double, limiter: LuaStateLimiter?) {
+        board.entries.withLock { entries in
+            guard slot < entries.count else { return }
+            entries[slot] = Entry(plugin: plugin, identity: identity, timeout: timeout, limiter: limiter)
+        }
+    }
+
+    /// Calls into plugins begin (a frame), the first at `start`; each call has a limit of at
+    /// least `shortest` seconds.
+    func beginCalls(at start: Double, shortest: Double) {
+        guard shortest > 0 else { return }
+        board.current.store(Board.none, ordering: .releasing)
+        timer.armCalls(at: start + shortest, step: shortest)
+    }
+
+    func endCalls() {
+        board.current.store(Board.none, ordering: .releasing)
+        timer.disarm()
+    }
+
+    /// A call into the plugin in `slot` runs until `limit` (monotonic seconds). `stoppable`
+    /// false: the state running is not the plugin's current one yet (a load); only the last
+    /// resort applies to it.
+    @inline(__always)
+    func enter(_ slot: Int, limit: Double, stoppable: Bool = true) {
+        board.current.store(Board.pack(limit: limit, slot: slot, stoppable: stoppable), ordering: .releasing)
+    }
+
+    /// The call is over; the host runs until the next.
+    @inline(__always)
+    func leave() {
+        board.current.store(Board.none, ordering: .releasing)
+    }
+
+    /// One call bounded by `timeout` seconds from `start`, armed by itself (a load, outside a frame).
+    func arm(_ slot: Int, start: Double, timeout: Double, stoppable: Bool) {
+        guard timeout > 0 else { return }
+        enter(slot, limit: start + timeout, stoppable: stoppable)
+        timer.armCalls(at: start + timeout, step: timeout)
+    }
+
+    func disarm() { endCalls() }
 }

@@ -55,12 +55,39 @@ extension Watchdog {
     /// Public for hosts that arm it themselves with a limit per stretch (the daemon: one per
     /// plugin call, each with that plugin's limit).
     public final class WatchThread: @unchecked Sendable {
+        /// A stretch made of calls with limits of their own (the daemon's frame: one call per
+        /// plugin, `PluginWatchdog`): the host publishes the call running now where `current`
+        /// reads it, so a call costs the host no lock; at the stretch's limit the thread asks
+        /// which call runs, and waits for that call's own limit. A call is named by a word the
+        /// publisher chose (the same word for the same call).
+        public struct Calls: Sendable {
+            /// The call running now: its limit and its word (nil: none, the host is between calls).
+            public var current: @Sendable () -> (limit: Double, call: UInt64)?
+            /// The call is at its limit: stop its state.
+            public var expire: @Sendable (UInt64) -> Void
+            /// The call is still running `grace` seconds after its limit.
+            public var lastResort: @Sendable (UInt64) -> Void
+
+            public init(current: @escaping @Sendable () -> (limit: Double, call: UInt64)?,
+                        expire: @escaping @Sendable (UInt64) -> Void, lastResort: @escaping @Sendable (UInt64) -> Void) {
+                self.current = current
+                self.expire = expire
+                self.lastResort = lastResort
+            }
+        }
+
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         private var thread = pthread_t()
         private let grace: Double
         private let lastResort: @Sendable () -> Void
+        private let calls: Calls?
         // Guarded by `mutex`.
+        /// Armed with `armCalls`: the calls published decide, at most `step` seconds apart.
+        private var armedCalls = false
+        private var step = 0.0
+        /// The last call stopped (its word), so it is stopped once.
+        private var expiredCall: UInt64?
         private var limitAt = Double.infinity
         private var limiter: LuaStateLimiter?
         private var ended = false
@@ -82,9 +109,19 @@ extension Watchdog {
         /// How many times the thread was signalled so far: a test of the rule above.
         public var signals: Int { locked(signal: { _ in false }) { signalCount } }
 
-        public init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
+        public convenience init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
+            self.init(grace: grace, lastResort: lastResort, calls: nil)
+        }
+
+        /// A thread for stretches of calls (`armCalls`), whose `calls` say what runs.
+        public convenience init(grace: Double, calls: Calls) {
+            self.init(grace: grace, lastResort: {}, calls: calls)
+        }
+
+        private init(grace: Double, lastResort: @escaping @Sendable () -> Void, calls: Calls?) {
             self.grace = grace
             self.lastResort = lastResort
+            self.calls = calls
             pthread_mutex_init(mutex, nil)
             var attributes = pthread_condattr_t()
             pthread_condattr_init(&attributes)
@@ -114,8 +151,23 @@ extension Watchdog {
             locked(signal: { !$0.signalPending && limit < $0.waitingUntil }) {
                 limitAt = limit
                 self.limiter = limiter
+                armedCalls = false
                 armsSinceLook += 1
                 lastLength = limit - Clock.monotonic()
+            }
+        }
+
+        /// Starts a stretch of calls (needs `calls`), none of which ends before `limit`; each
+        /// call's own limit is `step` seconds or more after it starts. The thread looks at
+        /// `limit`, then at least every `step` seconds while the stretch goes on.
+        public func armCalls(at limit: Double, step: Double) {
+            locked(signal: { !$0.signalPending && limit < $0.waitingUntil }) {
+                limitAt = limit
+                limiter = nil
+                armedCalls = calls != nil
+                self.step = step
+                armsSinceLook += 1
+                lastLength = step
             }
         }
 
@@ -123,6 +175,7 @@ extension Watchdog {
             locked(signal: { _ in false }) {
                 limitAt = .infinity
                 limiter = nil
+                armedCalls = false
             }
         }
 
@@ -161,6 +214,26 @@ extension Watchdog {
             while !ended {
                 signalPending = false
                 let now = Clock.monotonic()
+                if armedCalls, now >= limitAt, let calls {
+                    // The call running now decides: its own limit, and its own grace.
+                    var wakeAt = now + step
+                    if let (limit, call) = calls.current() {
+                        if now >= limit + grace {
+                            calls.lastResort(call)  // ends the process
+                        } else if now >= limit {
+                            if expiredCall != call { calls.expire(call) }
+                            expiredCall = call
+                            wakeAt = min(wakeAt, limit + grace)
+                        } else {
+                            wakeAt = min(wakeAt, limit)
+                        }
+                    }
+                    limitAt = wakeAt
+                    waitingUntil = wakeAt
+                    var until = timespec(tv_sec: Int(wakeAt), tv_nsec: Int((wakeAt - wakeAt.rounded(.down)) * 1e9))
+                    pthread_cond_timedwait(condition, mutex, &until)
+                    continue
+                }
                 if now >= limitAt + grace {
                     lastResort()  // ends the process; were it to return, the stretch is over
                     limitAt = .infinity

@@ -369,29 +369,39 @@ public final class LuaRuntime {
     /// no Lua hook sees the time limit or an interruption there, so the clock asks, and a source
     /// that reschedules itself at one instant for ever stops with an error that names it.
     private func watchClock() {
-        dispatcher.clock.shouldStop = { [weak self] in
-            guard let self else { return true }
-            if ms_monotonic() > deadline {
-                fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
-                return true
-            }
-            if ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
-                failStopped()
-                return true
-            }
-            return false
+        // Through the gate, not a weak reference: a weak reference gives the runtime a side
+        // table, and every retain and release of it takes the slow path (two per frame per plugin).
+        dispatcher.clock.shouldStop = { [gate] in gate.runtime?.clockShouldStop() ?? true }
+        dispatcher.clock.onRunaway = { [gate] instant in
+            guard let runtime = gate.runtime else { return }
+            runtime.fail(.runtime, "\(runtime.scriptPath): scheduled work (delay, spring or tween) scheduled more than \(InputClock.maxActionsPerInstant) actions at input time \(JSONText.number(instant)) s without time moving on; stopped: does a delay(0) feed itself (p:delay(0):subscribe(p))?")
         }
-        dispatcher.clock.onRunaway = { [weak self] instant in
-            guard let self else { return }
-            fail(.runtime, "\(scriptPath): scheduled work (delay, spring or tween) scheduled more than \(InputClock.maxActionsPerInstant) actions at input time \(JSONText.number(instant)) s without time moving on; stopped: does a delay(0) feed itself (p:delay(0):subscribe(p))?")
+    }
+
+    private func clockShouldStop() -> Bool {
+        if ms_monotonic() > deadline {
+            fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
+            return true
         }
+        if ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
+            failStopped()
+            return true
+        }
+        return false
     }
 
     /// Stops Lua code that runs past `seconds` from now (0 = no limit).
     public func setTimeout(_ seconds: Double) {
+        setDeadline(seconds > 0 ? ms_monotonic() + seconds : 0)
+    }
+
+    /// Stops Lua code that runs past `deadline`, a time on the monotonic clock (`ms_monotonic`,
+    /// `Clock.monotonic`; 0 = no limit): for a host that reads the clock once for several
+    /// states (the daemon: one read per plugin call, the end of one call the start of the next).
+    public func setDeadline(_ deadline: Double) {
         guard !isClosed else { return }
-        deadline = seconds > 0 ? ms_monotonic() + seconds : .infinity
-        ms_setdeadline(mainState, seconds > 0 ? ms_monotonic() + seconds : 0)
+        self.deadline = deadline > 0 ? deadline : .infinity
+        ms_setdeadline(mainState, deadline > 0 ? deadline : 0)
     }
 
     /// Live input runs all day: when set, a callback that raises (or returns what cannot be used)

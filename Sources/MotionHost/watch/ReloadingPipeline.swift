@@ -36,10 +36,11 @@ public final class ReloadingPipeline: LiveTarget {
     public var inputTimeNow: (() -> Double?)?
     /// The input time the current version started at: 0, or the reload time on live input.
     public private(set) var startTime = 0.0
-    /// Live pointers down now, by id, at their latest position: a new version receives them as
-    /// `down`, so a drag in progress at a reload goes on.
-    private var held: [Int: PointerEvent] = [:]
-    private var lastFrameTime = 0.0
+    /// Live pointers down now, at their latest position: a new version receives them as
+    /// `down`, so a drag in progress at a reload goes on. A host feeding several pipelines the
+    /// same frames shares one, tracks each frame into it once and sets `tracksPointers` false.
+    public var pointers = PointersDown()
+    public var tracksPointers = true
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -86,6 +87,7 @@ public final class ReloadingPipeline: LiveTarget {
         // Its setup may not act until it is accepted: its actions wait, as its lines do.
         candidate.actions = ActionSession(host: options.actions, staged: true)
         // Live input: time goes on — setup lines and motion.time() read the reload time.
+        let lastFrameTime = pointers.lastFrameTime
         let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : inputTimeNow?() ?? 0
         if resume > 0 { candidate.dispatcher.advance(to: resume) }
         Runner.setScreen(of: candidate, options.input, source: screenSource)
@@ -121,8 +123,8 @@ public final class ReloadingPipeline: LiveTarget {
         runtime = candidate
         failure = nil
         // The fingers on the device go down for the new version where they are now.
-        if !held.isEmpty {
-            let downs = held.values.sorted { $0.id < $1.id }.map {
+        if !pointers.isEmpty {
+            let downs = pointers.all.map {
                 PointerEvent(t: resume, id: $0.id, phase: .down, x: $0.x, y: $0.y)
             }
             do {
@@ -137,7 +139,7 @@ public final class ReloadingPipeline: LiveTarget {
     /// Feeds one frame to the current version. Throws the error that stops it (once; later
     /// frames are dropped until the next successful reload).
     public func handle(_ frame: Frame) throws {
-        track(frame)
+        if tracksPointers { pointers.track(frame) }
         guard let runtime, failure == nil else { return }
         do {
             try runtime.handle(frame)
@@ -150,13 +152,7 @@ public final class ReloadingPipeline: LiveTarget {
     /// Notes which pointers are down, without feeding the frame to the script (a paused host),
     /// so the next version (or the next frame after a pause) receives them.
     public func track(_ frame: Frame) {
-        lastFrameTime = max(lastFrameTime, frame.t)
-        for event in frame.events {
-            switch event.phase {
-            case .down, .move: held[event.id] = event
-            default: held[event.id] = nil
-            }
-        }
+        pointers.track(frame)
     }
 
     /// Live input: what the current version has waiting on time (nil once it failed).
