@@ -5,21 +5,19 @@ import MotionLua
 /// bound, so `--timeout` bounds each frame's work, each run of what fell due between frames, and
 /// the settling at the end — never the wait for input. The script is a runtime (`run --device`)
 /// or the version a reloading pipeline runs now (`run --watch --device`).
-final class BoundedLiveTarget: LiveTarget {
-    let target: LiveTarget
+/// Generic over the target so each use is specialized: no dispatch per frame.
+final class BoundedLiveTarget<Target: LiveTarget>: LiveTarget {
+    let target: Target
     let options: RunOptions
     /// The state the time limit stops (a reloaded script's changes with each version).
     let runtime: () -> LuaRuntime?
 
-    init(_ target: LiveTarget, options: RunOptions, runtime: @escaping () -> LuaRuntime?) {
+    init(_ target: Target, options: RunOptions, runtime: @escaping () -> LuaRuntime?) {
         self.target = target
         self.options = options
         self.runtime = runtime
     }
 
-    convenience init(runtime: LuaRuntime, options: RunOptions) {
-        self.init(runtime, options: options) { runtime }
-    }
 
     func handle(_ frame: Frame) throws {
         // Stopped by a signal while waiting: the last frame cancels the pointers still down.

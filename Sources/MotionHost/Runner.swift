@@ -95,7 +95,9 @@ public enum Runner {
 
     /// The one loop over an event file's frames, for a script's runtime or the daemon's plugins
     /// (whose errors stay with each plugin: only a time limit over the whole replay or an
-    /// interruption is thrown for them).
+    /// interruption is thrown for them). Inlinable: specialized where it is called, so the
+    /// daemon's replay pays no dispatch per frame either.
+    @inlinable
     public static func replay<Target: ReplayTarget>(_ source: FrameSource, to target: Target, timeout: Double,
                                                     deadline: Double = .infinity, shouldStop: (() -> Bool)? = nil) throws {
         var frames = 0
@@ -136,6 +138,7 @@ public enum Runner {
     static let maxStreamedScript = 64 << 20
 
     /// The error of a run interrupted between frames, where no Lua code was running.
+    @usableFromInline
     static func interrupted(_ target: some ReplayTarget) -> ScriptError {
         ScriptError(.runtime, "\(target.scriptPath): interrupted (input time \(JSONText.number(target.time)) s)")
     }
@@ -227,7 +230,7 @@ public enum Runner {
             try focus?.pollIfDue()
             lines?.flush()
         }
-        let reason = try loop.run(BoundedLiveTarget(runtime: runtime, options: options))
+        let reason = try loop.run(BoundedLiveTarget(runtime, options: options) { runtime })
         return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }
 
