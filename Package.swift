@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionActions"]),
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),

@@ -212,6 +212,11 @@ static lua_State *running_in(ms_Extra *e) {
 void ms_setdeadline(lua_State *L, double deadline) {
     ms_Extra *e = ms_extra(L);
     e->deadline = deadline;
+    /* The usual case, a host setting the next call's limit between calls: the limit's hook is in
+     * place, nothing is stopped, no Lua code runs on this thread. (A signal arriving meanwhile is
+     * seen by ms_interrupt_enter when the call enters Lua.) */
+    if (deadline > 0 && atomic_load(&e->stop) == 0 && lua_gethook(L) == deadline_hook && !atomic_load(&running))
+        return;
     int expected = MS_STOP_TIMEOUT;
     atomic_compare_exchange_strong(&e->stop, &expected, 0); /* a new stretch */
     apply(L);

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionGestures
 import MotionScenarios
 
 /// The daemon's end of the control socket (docs/control.md). Non-blocking throughout and served
@@ -13,6 +14,9 @@ public final class ControlServer {
     /// Told when a client connects or goes (a loop that watches descriptors one by one re-reads
     /// `descriptors`).
     public var onDescriptorsChanged: (() -> Void)?
+    /// Told when a client starts monitoring or a client goes (`hasMonitors` and
+    /// `hasRecognizerMonitors` may have changed): the host feeds the socket only what someone reads.
+    public var onMonitorsChanged: (() -> Void)?
     /// Peers refused so far (another user), for the daemon's diagnostics and tests.
     public private(set) var refusedPeers = 0
 
@@ -144,6 +148,7 @@ public final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         Glibc.close(client.fd)
         onDescriptorsChanged?()
+        if client.monitor != nil { onMonitorsChanged?() }
     }
 
     private func readRequests(_ client: ControlClientState) {
@@ -230,6 +235,7 @@ public final class ControlServer {
         case "monitor":
             client.monitor = ControlClientState.Subscription(id: id, plugin: request.string("plugin"),
                                                             recognizers: request.flag("recognizers"))
+            onMonitorsChanged?()
             return .ok(id: id)
         case "record":
             guard let path = request.string("path"), path.hasPrefix("/") else {
@@ -282,19 +288,22 @@ public final class ControlServer {
         }
     }
 
-    /// A recognizer's state change and why, for `monitor --recognizers`.
-    public func publish(recognizer: String, plugin: String?, state: String, reason: String?, t: Double) {
+    /// A recognizer's state change and why, for `monitor` with `recognizers`: sent to the
+    /// clients monitoring its plugin's recognizers (`{"id":…,"recognizerState":{…}}`).
+    public func publish(recognizer report: RecognizerReport) {
+        var text: String?
         for client in Array(clients.values) {
-            guard let sub = client.monitor, sub.recognizers, sub.plugin == nil || sub.plugin == plugin else { continue }
-            var o: [String: JSONValue] = ["recognizer": .string(recognizer), "state": .string(state), "t": .number(t)]
-            if let plugin { o["plugin"] = .string(plugin) }
-            if let reason { o["reason"] = .string(reason) }
-            reply(ControlAnswer(fields: ["id": sub.id, "recognizerState": .object(o)]), to: client)
+            guard let sub = client.monitor, sub.recognizers, sub.plugin == nil || sub.plugin == report.plugin else { continue }
+            if text == nil { text = report.json.jsonText }
+            enqueue("{\"id\":\(sub.id.jsonText),\"recognizerState\":\(text!)}\n", to: client)
         }
     }
 
     /// Whether anyone monitors (the host can skip building lines nobody reads).
     public var hasMonitors: Bool { clients.values.contains { $0.monitor != nil } }
+
+    /// Whether anyone monitors recognizers (nobody: recognizers get no observer, and build no reasons).
+    public var hasRecognizerMonitors: Bool { clients.values.contains { $0.monitor?.recognizers == true } }
 
     private func reply(_ answer: ControlAnswer, to client: ControlClientState) {
         enqueue(answer.line + "\n", to: client)

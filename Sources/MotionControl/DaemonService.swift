@@ -55,6 +55,7 @@ public final class DaemonService: ControlTarget {
         host.router.log.onLine = { [weak self] entry in
             self?.server?.publish(log: entry.line, plugin: entry.plugin)
         }
+        server?.onMonitorsChanged = { [weak self] in self?.updateMonitor() }
         if let problem {
             host.router.diagnostic(nil, "warning: no control socket (ctl will not reach this daemon): \(problem); set XDG_RUNTIME_DIR or --socket")
         }
@@ -89,14 +90,12 @@ public final class DaemonService: ControlTarget {
             tokens[fd] = nil
         }
         for fd in wanted where tokens[fd] == nil {
-            tokens[fd] = device.watch(fd: fd) { [weak self] in
-                self?.server?.service(fd)
-                self?.updateMonitor()
-            }
+            tokens[fd] = device.watch(fd: fd) { [weak self] in self?.server?.service(fd) }
         }
     }
 
-    /// Output lines reach the socket only while someone monitors (no cost otherwise).
+    /// Output lines reach the socket only while someone monitors, and recognizers have an
+    /// observer only while someone monitors them (no cost otherwise).
     private func updateMonitor() {
         if server?.hasMonitors == true {
             if host.router.monitor == nil {
@@ -104,6 +103,13 @@ public final class DaemonService: ControlTarget {
             }
         } else {
             host.router.monitor = nil
+        }
+        if server?.hasRecognizerMonitors == true {
+            if host.recognizerObservers == nil {
+                host.recognizerObservers = { [weak self] plugin in RecognizerMonitorFeed(plugin: plugin, server: self?.server) }
+            }
+        } else if host.recognizerObservers != nil {
+            host.recognizerObservers = nil
         }
     }
 

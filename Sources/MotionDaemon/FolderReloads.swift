@@ -10,23 +10,26 @@ final class FolderReloads: LiveReloads {
     unowned let host: PluginHost
     private let hub: LiveDeviceSet?
     private let token: WatchToken?
+    /// Monotonic seconds, what the quiet time is measured on (tests inject one).
+    private let clock: () -> Double
 
-    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource) {
+    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource, clock: @escaping () -> Double = Clock.monotonic) {
         self.watcher = watcher
         self.host = host
+        self.clock = clock
         hub = device as? LiveDeviceSet
-        token = hub?.watch(fd: watcher.descriptor) { watcher.read(now: Clock.monotonic()) }
+        token = hub?.watch(fd: watcher.descriptor) { watcher.read(now: clock()) }
     }
 
     var maxWait: Double? {
         // A frame source that cannot add the watcher to its wait is looked at every interval.
         var wait = token == nil ? HostLoop.watchInterval : nil
-        if let due = watcher.dueIn(now: Clock.monotonic()) { wait = min(wait ?? due, due) }
+        if let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
         return wait
     }
 
     func poll() {
-        guard let files = watcher.poll(now: Clock.monotonic()) else { return }
+        guard let files = watcher.poll(now: clock()) else { return }
         host.filesChanged(files)
         host.router.flush()
     }

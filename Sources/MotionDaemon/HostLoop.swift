@@ -30,9 +30,10 @@ public enum HostLoop {
     /// every plugin as they come, scheduled work runs on time, and the folder's changes load,
     /// reload and unload plugins between frames. Returns why input ended.
     /// `focus`: the desktop provider (its socket already in the hub's wait), polled when a
-    /// reconnection falls due.
+    /// reconnection falls due. `clock`: monotonic seconds, what the watcher's quiet time is
+    /// measured on (tests inject one).
     public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
-                               focus: LiveFocus? = nil) throws -> String {
+                               focus: LiveFocus? = nil, clock: @escaping () -> Double = Clock.monotonic) throws -> String {
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         if let watcher {
             host.onPluginsChanged = { [unowned host] in watcher.watch(host.watchedFiles) }
@@ -44,7 +45,7 @@ public enum HostLoop {
         }
         defer { host.close() }
         let loop = LiveLoop(device: device)
-        let reloads = watcher.map { FolderReloads($0, host: host, device: device) }
+        let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
         defer { reloads?.close() }
         loop.reloads = reloads
         loop.hostDue = { focus?.secondsUntilDue }

@@ -17,7 +17,13 @@ public final class Plugin {
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
     // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
     // check (about 75 instructions an access, through thread-local storage) is off for them.
-    @exclusivity(unchecked) public private(set) var state: PluginState = .failed
+    @exclusivity(unchecked) public private(set) var state: PluginState = .failed {
+        didSet { running = state == .running ? pipeline.runtime : nil }
+    }
+    /// The pipeline's runtime while the plugin runs (nil otherwise), kept here: it is read for
+    /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
+    /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
+    @exclusivity(unchecked) private var running: LuaRuntime?
     @exclusivity(unchecked) public private(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
@@ -34,11 +40,15 @@ public final class Plugin {
         didSet {
             if let slot = watchSlot { oldValue?.remove(slot) }
             watchSlot = watchdog?.add()
+            // Given to a plugin already loaded: what the watchdog says and stops for it.
+            if let watchdog, let watchSlot {
+                watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
+            }
         }
     }
     @exclusivity(unchecked) private var watchSlot: Int?
-    /// The host's clock, read when a call ends (`PluginHost.clock`).
-    @exclusivity(unchecked) var clock: () -> Double = Clock.monotonic
+    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `Clock.monotonic`).
+    @exclusivity(unchecked) var clock: (() -> Double)?
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -69,7 +79,12 @@ public final class Plugin {
     }
 
     public var version: Int { pipeline.loads }
-    public var runtime: LuaRuntime? { state == .running ? pipeline.runtime : nil }
+    public var runtime: LuaRuntime? { running }
+
+    private func closePipeline(at t: Double? = nil) {
+        pipeline.close(at: t)
+        running = nil
+    }
 
     /// Loads the file's current version (the first, or a reload). A version that does not load
     /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
@@ -87,7 +102,7 @@ public final class Plugin {
         }
         identity = HangRecord.identity(of: path)
         if let hangRecord, hangRecord.isCulprit(path) {
-            pipeline.close()
+            closePipeline(at: t)
             state = .failed
             return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
         }
@@ -137,52 +152,75 @@ public final class Plugin {
     /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
     /// down for its next version).
     func handle(_ frame: Frame, from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else { return start }
-        return bounded(runtime, from: start) { try pipeline.handle(frame) }
+        guard let runtime = running else { return start }
+        // Straight to the runtime: the pipeline's `handle` would track the fingers (the host
+        // does, once for all) and note the error that stops the version (here `stopped(by:)`
+        // closes it at once). Spelled out rather than through `bounded`: a closure would copy
+        // the frame for every plugin.
+        begin(runtime, from: start)
+        do {
+            try runtime.handle(frame)
+        } catch {
+            failed(error)
+        }
+        return end(runtime, from: start)
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
     /// subscribers run); also when not running: the next version starts from it.
     func setFocusedApp(_ app: AppInfo?, from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else {
+        guard let runtime = running else {
             pipeline.setFocusedApp(app)
             return start
         }
-        return bounded(runtime, from: start) { pipeline.setFocusedApp(app) }
+        return bounded(runtime, from: start) { _ in pipeline.setFocusedApp(app) }
     }
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
 
     func advance(to t: Double, from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else { return start }
-        return bounded(runtime, from: start) { try pipeline.advance(to: t) }
+        guard let runtime = running else { return start }
+        return bounded(runtime, from: start) { _ in try pipeline.advance(to: t) }
     }
 
     func finish(from start: Double) -> Double {
-        guard state == .running, let runtime = pipeline.runtime else { return start }
-        return bounded(runtime, from: start) { try pipeline.finish() }
+        guard let runtime = running else { return start }
+        return bounded(runtime, from: start) { _ in try pipeline.finish() }
     }
 
     /// One call into the plugin under its time limit, counted from `start`; what goes wrong
     /// stays here. Returns the clock read when the call ended.
-    private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: () throws -> Void) -> Double {
-        let timeout = limits.timeout
-        if timeout > 0 {
-            runtime.setDeadline(start + timeout)
-            if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
-        }
+    private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: (LuaRuntime) throws -> Void) -> Double {
+        begin(runtime, from: start)
         do {
-            try body()
-        } catch let error as ScriptError {
-            stopped(by: error)
+            try body(runtime)
         } catch {
-            stopped(by: ScriptError(.runtime, "\(error)"))
+            failed(error)
         }
-        let end = clock()
+        return end(runtime, from: start)
+    }
+
+    /// A call begins: its state's deadline and the watchdog's word.
+    @inline(__always)
+    private func begin(_ runtime: LuaRuntime, from start: Double) {
+        let timeout = limits.timeout
+        guard timeout > 0 else { return }
+        runtime.setDeadline(start + timeout)
+        if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
+    }
+
+    private func failed(_ error: Error) {
+        stopped(by: error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
+    }
+
+    /// A call ended: the clock read, charged to the plugin and returned for the next call.
+    @inline(__always)
+    private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
+        let end = clock?() ?? Clock.monotonic()
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
         // clearing it cost a second deadline set per call.
-        if timeout > 0 { watchdog?.leave() }
+        if limits.timeout > 0 { watchdog?.leave() }
         busySeconds += end - start
         if let reason = disableRequested {
             disableRequested = nil
@@ -217,7 +255,7 @@ public final class Plugin {
         }
         errorCount += 1
         lastError = error.message
-        pipeline.close()
+        closePipeline()
         state = .failed
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .failed, version: version, error: error.message)
@@ -232,7 +270,7 @@ public final class Plugin {
             errorCount += 1
             lastError = reason
         }
-        pipeline.close()
+        closePipeline(at: t)
         state = .disabled
         router.flush()
         router.lifecycle(t: t, plugin: name, status: .disabled, version: version, error: reason)
@@ -243,7 +281,7 @@ public final class Plugin {
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
     func unload(at t: Double, announce: Bool = true) {
-        pipeline.close()
+        closePipeline(at: t)
         guard announce else { return }
         router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
         state = .failed

@@ -19,7 +19,12 @@ public final class PluginHost: LiveTarget {
     // The properties marked `@exclusivity(unchecked)` are read per frame and used on the host's
     // thread only, never passed inout (see `Plugin`).
     /// Loaded plugins (running, failed or disabled), in name order.
-    @exclusivity(unchecked) public private(set) var plugins: [Plugin] = []
+    @exclusivity(unchecked) public private(set) var plugins: [Plugin] = [] {
+        didSet { reached = plugins.map { Unmanaged.passUnretained($0) } }
+    }
+    /// The same plugins, held by `plugins`: a frame reaches each without a retain and a release
+    /// of it (as `PointerDispatcher.reached`).
+    @exclusivity(unchecked) private var reached: [Unmanaged<Plugin>] = []
     /// Input time now: the last frame's, or what time advanced to.
     @exclusivity(unchecked) public private(set) var time = 0.0
     /// Live input: the input time on the device's clock (a plugin loaded later starts there).
@@ -41,13 +46,18 @@ public final class PluginHost: LiveTarget {
     /// at least before the watchdog looks (see `eachPlugin`).
     @exclusivity(unchecked) private var shortestTimeout = 0.0
     /// The host's clock (monotonic seconds): read once before a frame's first call and once
-    /// after each call (tests inject one).
-    @exclusivity(unchecked) var clock: () -> Double = Clock.monotonic {
+    /// after each call. Nil: `Clock.monotonic` (tests inject one).
+    @exclusivity(unchecked) var clock: (() -> Double)? {
         didSet { for plugin in plugins { plugin.clock = clock } }
     }
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
     /// until its file changes.
     public var hangRecord: HangRecord?
+    /// `ctl monitor --recognizers`: makes the observer of a plugin's recognizers, by plugin name,
+    /// for every version it loads (nil: nobody listens, and recognizers build no reasons).
+    public var recognizerObservers: ((String) -> RecognizerObserver)? {
+        didSet { for plugin in plugins { plugin.pipeline.recognizerObserver = recognizerObservers?(plugin.name) } }
+    }
     /// Called after plugins loaded, reloaded or unloaded (the watcher's file list changes).
     public var onPluginsChanged: (() -> Void)?
 
@@ -88,6 +98,7 @@ public final class PluginHost: LiveTarget {
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
         plugin.watchdog = watchdog
         plugin.hangRecord = hangRecord
+        plugin.pipeline.recognizerObserver = recognizerObservers?(name)
         if case .some(let app) = focusedApp { plugin.pipeline.setFocusedApp(app) }
         plugins.append(plugin)
         plugins.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
@@ -208,11 +219,13 @@ public final class PluginHost: LiveTarget {
     /// once after each, that read being both the end of one call (its CPU time) and the start
     /// of the next (its time limit counts from there, so a slow plugin never uses up the next
     /// one's time).
+    @inline(__always)
     private func eachPlugin(_ call: (Plugin, Double) -> Double) {
-        var start = clock()
+        var start = clock?() ?? Clock.monotonic()
         let watched = shortestTimeout > 0 ? watchdog : nil
         watched?.beginCalls(at: start, shortest: shortestTimeout)
-        for plugin in plugins { start = call(plugin, start) }
+        // No call adds or removes a plugin (files change between frames).
+        for plugin in reached { start = plugin._withUnsafeGuaranteedRef { call($0, start) } }
         watched?.endCalls()
     }
 

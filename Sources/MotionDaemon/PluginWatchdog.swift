@@ -41,8 +41,11 @@ public final class PluginWatchdog: Sendable {
         static let none = UInt64.max
         let entries = Mutex<[Entry?]>([])
 
+        @inline(__always)
         static func pack(limit: Double, slot: Int, stoppable: Bool) -> UInt64 {
-            let ms = UInt64(max(0, min((limit * 1000).rounded(.up), Double(1 << 46))))
+            // Whole milliseconds, one more than the limit's (never earlier than it); a limit out
+            // of range (negative, or past 2^46 ms: 2,000 years of uptime) is the largest.
+            let ms = limit > 0 && limit < 70_000_000_000 ? UInt64(limit * 1000) + 1 : (limit > 0 ? 1 << 46 : 0)
             return ms << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
         }
 

@@ -10,14 +10,7 @@ enum RecognizerSignature {
     }
 
     static func describe(_ recognizer: GestureRecognizer) -> String {
-        var words = [recognizer.value.kind.rawValue]
-        if let fingers = recognizer.fingers { words.append("fingers=\(fingers)") }
-        if let swipe = recognizer as? SwipeGestureRecognizer, let direction = swipe.direction {
-            words.append("direction=\(direction.rawValue)")
-        }
-        if let tap = recognizer as? TapGestureRecognizer, tap.taps != 1 { words.append("taps=\(tap.taps)") }
-        if let devices = recognizer.devices { words.append("devices=\(devices.joined(separator: ","))") }
-        return words.joined(separator: " ")
+        ([recognizer.value.kind.rawValue] + recognizer.optionWords).joined(separator: " ")
     }
 
     /// The conflict key of a recognizer that acts on a discrete gesture (nil for the others,

@@ -25,6 +25,12 @@ public final class PointerDispatcher {
     /// carrying a focus change set it.
     public let focus = AppFocus()
 
+    /// Told of every recognizer's state changes with their reasons (`GestureRecognizer.observer`),
+    /// those added later included; nil (the usual case) costs the recognizers nothing.
+    public var recognizerObserver: RecognizerObserver? {
+        didSet { for recognizer in recognizers { recognizer.observer = recognizerObserver } }
+    }
+
     /// A dispatcher driving `clock`.
     public init(clock: InputClock = InputClock()) {
         self.clock = clock
@@ -35,6 +41,8 @@ public final class PointerDispatcher {
         recognizers.append(recognizer)
         reached.append(Unmanaged.passUnretained(recognizer))
         recognizer.focus = focus
+        recognizer.serial = recognizers.count
+        if let recognizerObserver { recognizer.observer = recognizerObserver }
     }
 
     /// Advances time to the frame's and hands it to every recognizer, then to pointer listeners.

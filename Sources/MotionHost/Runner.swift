@@ -43,6 +43,9 @@ public struct RunOptions {
     /// `--app-provider NAME` (sway, hyprland, x11, none); nil: chosen from the environment.
     /// Live runs only: a replay's focus comes from its app lines.
     public var appProvider: String?
+    /// `run --explain`: told of every recognizer's state changes with the reason (nil: nobody
+    /// listens, and recognizers build no reasons).
+    public var recognizerObserver: RecognizerObserver?
 
     public init(scriptPath: String, eventsPath: String? = nil, timeout: Double = 0, memoryLimit: Int = 0) {
         self.scriptPath = scriptPath
@@ -68,6 +71,7 @@ public enum Runner {
         // The time limit covers the whole run: setup, every frame and the end of input.
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
         runtime.actions = ActionSession(host: options.actions)
+        runtime.dispatcher.recognizerObserver = options.recognizerObserver
         setScreen(of: runtime, options.input, source: source)
         fixApp(of: runtime, options)
         runtime.setTimeout(options.timeout)
@@ -200,6 +204,7 @@ public enum Runner {
                                      sandbox: options.sandbox)
         defer { runtime.close() }
         runtime.actions = ActionSession(host: options.actions)
+        runtime.dispatcher.recognizerObserver = options.recognizerObserver
         setScreen(of: runtime, options.input, source: device.firstDevice)
         fixApp(of: runtime, options)
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.

@@ -170,8 +170,8 @@ public final class LuaRuntime {
     /// `apps` of the recognizer options being read, likewise.
     var pendingApps: AppFilter?
 
-    /// Whether recognizers remember where the script made them (`creationSites`): on for
-    /// `plot` only. Set before `load()`.
+    /// Whether recognizers remember every script line on the stack where they were made
+    /// (`creationSites`): on for `plot` only. Set before `load()`.
     public var recordsCreationSites = false
     /// Where each recognizer was made, by its identity (see CreationSite).
     public internal(set) var creationSites: [ObjectIdentifier: [CreationSite]] = [:]
@@ -319,7 +319,19 @@ public final class LuaRuntime {
     /// (delays, springs) interleave in time order rather than recognizers first.
     /// A source that never comes to rest (a delay feeding itself through Swift operators only)
     /// is stopped by the time limit, checked here since no Lua code runs to trip the hook.
+    @inline(__always)
     private func settle(before t: Double) {
+        // Usually nothing is due before the frame: no loop to set up (a daemon settles every
+        // plugin for every frame).
+        // (Through an unretained reference: the dispatcher holds its clock for the runtime's
+        // life, and a retain and a release around this one look cost as much as the look.)
+        guard pendingError == nil,
+              let next = Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.nextTime }),
+              next < t else { return }
+        settleDue(before: t)
+    }
+
+    private func settleDue(before t: Double) {
         var steps = 0
         while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
             dispatcher.advance(to: next)
@@ -522,9 +534,12 @@ public final class LuaRuntime {
     /// Subscriptions are undone newest first: a source's newest listener is its last, which
     /// a listener list removes at once, so tearing down many subscriptions to one source is
     /// near-linear rather than quadratic in their number.
-    public func close() {
+    ///
+    /// `at`: the input time the script ends, when that is later than the last it saw (a live
+    /// reload or unload between frames): what it held is released then, and its lines say so.
+    public func close(at end: Double? = nil) {
         guard !isClosed else { return }
-        actions.releaseAll(at: time, output: output)
+        actions.releaseAll(at: max(time, end ?? time), output: output)
         keptAtClose = keptValues
         requiredAtClose = requiredFiles
         isClosed = true

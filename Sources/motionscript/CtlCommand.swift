@@ -169,26 +169,24 @@ struct CtlLogs: ParsableCommand {
 
 struct CtlMonitor: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "monitor",
-        abstract: "The output lines as they happen (JSON Lines).")
+        abstract: "The output lines as they happen (JSON Lines); with --recognizers, why each gesture fired or did not.")
     @OptionGroup var connection: CtlConnection
     @Argument(help: "Only this plugin's lines.")
     var plugin: String?
-    @Flag(help: "Also each recognizer's state changes with the reason, as {\"recognizer\":…,\"state\":…,\"reason\":…} lines (reserved: the daemon does not send them yet).")
+    @Flag(help: "Also each recognizer's state changes with the reason, one line each: `12.345 swipes.lua:7 swipe#2(fingers=3) failed: too short 12 < 20 units`.")
     var recognizers = false
+    @Flag(help: "With --recognizers: the changes as JSON objects ({\"recognizer\":…,\"state\":…,\"reason\":…,\"value\":…,\"limit\":…}) instead of readable lines.")
+    var json = false
 
     func run() throws {
         let client = try connection.connect()
         defer { client.close() }
         var arguments: [String: JSONValue] = ["recognizers": .bool(recognizers)]
         if let plugin { arguments["plugin"] = .string(plugin) }
-        _ = try CtlConnection.checked(try CtlConnection.guarded { try client.request("monitor", arguments) })
-        // An output line goes out byte for byte as the daemon wrote it: `{"id":…,"line":LINE}`.
+        let answer = try CtlConnection.checked(try CtlConnection.guarded { try client.request("monitor", arguments) })
+        let lines = MonitorLines(id: answer["id"] ?? .null, json: json)
         while let raw = try CtlConnection.guarded({ try client.readRawLine() }) {
-            if let start = raw.range(of: ",\"line\":"), raw.hasSuffix("}") {
-                print(raw[start.upperBound..<raw.index(before: raw.endIndex)])
-            } else if let state = (try? JSONValue.parse(raw))?["recognizerState"] {
-                print(state.jsonText)
-            }
+            if let text = lines.text(for: raw) { print(text) }
             fflush(nil)
         }
     }

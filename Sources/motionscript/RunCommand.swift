@@ -44,6 +44,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
     var sandbox = false
 
+    @Flag(help: "Say why each gesture fired or did not: every recognizer's state changes with the reason, one line each on stderr (`0.200 swipes.lua:7 swipe#2(fingers=3) failed: too short 12 < 20 units`).")
+    var explain = false
+
     @Argument(parsing: .postTerminator,
               help: "Arguments for the script after --: its `arg` (arg[0] the script) and `...`, as lua gives them.")
     var scriptArguments: [String] = []
@@ -61,6 +64,7 @@ struct RunCommand: ParsableCommand {
         if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
         try live.validate(live: !device.isEmpty)
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
+        if plot != nil && explain { throw ValidationError("use --plot or --explain, not both (the picture shows the recognizers' states)") }
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
@@ -96,6 +100,7 @@ struct RunCommand: ParsableCommand {
         options.grab = grab
         options.app = app
         options.appProvider = appProvider
+        if explain { options.recognizerObserver = RecognizerExplainer { StandardError.line($0) } }
         // Live input performs actions unless --dry-run; replays only with --act; a sandboxed
         // script never (typing and starting programs reach outside its Lua state).
         options.actions = live.actionHost(live: !device.isEmpty, allowed: !sandbox)

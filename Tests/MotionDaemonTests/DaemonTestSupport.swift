@@ -1,4 +1,5 @@
 import Foundation
+import MotionActions
 import MotionDaemon
 import MotionGestures
 import MotionHost
@@ -28,11 +29,14 @@ final class TestConfig {
     func file(_ name: String) -> String { (try! ConfigFolder(path)).path + "/" + name }
 
     /// A host over this folder writing into memory, its diagnostics collected.
-    func host(defaults: PluginLimits = PluginLimits(timeout: 0.2, memoryMiB: 16)) -> (PluginHost, Diagnostics) {
+    /// `actions`: the plugins' shared action host (default: action lines only).
+    func host(defaults: PluginLimits = PluginLimits(timeout: 0.2, memoryMiB: 16), actions: ActionHost? = nil) -> (PluginHost, Diagnostics) {
         let router = OutputRouter(.memory)
         let diagnostics = Diagnostics()
         router.diagnostics = { diagnostics.lines.append($0) }
-        let host = PluginHost(folder: try! ConfigFolder(path), options: RunOptions(scriptPath: ""), router: router,
+        var options = RunOptions(scriptPath: "")
+        if let actions { options.actions = actions }
+        let host = PluginHost(folder: try! ConfigFolder(path), options: options, router: router,
                               defaults: defaults)
         return (host, diagnostics)
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The daemon as a service on a real kernel (issue "run it all day"): under a fake NOTIFY_SOCKET
 listener it says READY=1 and STATUS=; `ctl status --json` lists the plugins; `ctl reload NAME`,
-`disable`, `enable` and SIGHUP do what they say; `ctl pause` ungrabs the device and releases the
+`disable`, `enable` and SIGHUP do what they say; `ctl monitor --recognizers swipe` says why a
+swipe the wrong way failed; `ctl pause` ungrabs the device and releases the
 held key (both read back from the kernel), `resume` grabs again; `ctl record --last 10 -o f`
 replayed by `daemon DIR --events f --dry-run` makes the live run's actions; `ctl scenario` makes
 a folder `motionscript test` passes; a second daemon on the socket refuses to start; `ctl stop`
@@ -128,12 +129,12 @@ def virtual_device(timeout=20):
     return device
 
 
-def swipe(touch, tracking):
-    touch.touch(0, tracking, 200, 500)
+def swipe(touch, tracking, step=60, start=200):
+    touch.touch(0, tracking, start, 500)
     touch.syn()
     for i in range(1, 11):
         time.sleep(0.01)
-        touch.move(0, 200 + i * 60, 500)
+        touch.move(0, start + i * step, 500)
         touch.syn()
     time.sleep(0.01)
     touch.lift(0)
@@ -218,6 +219,24 @@ expect(not [l for l in lines[n:] if l.get("plugin") == "swipe" and "action" in l
 ok("enable", "swipe")
 expect(status()["swipe"]["state"] == "running", "enable did not bring it back")
 print("ok: ctl disable / enable")
+
+# ctl monitor --recognizers: why a swipe the wrong way did not fire, in the readable form.
+monitor = subprocess.Popen([MS, "ctl", "--socket", SOCK, "monitor", "--recognizers", "swipe"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+watched = []
+threading.Thread(target=lambda: [watched.append(l.decode(errors="replace").rstrip("\n")) for l in monitor.stdout],
+                 daemon=True).start()
+wanted = "swipe.lua:1 swipe#1(fingers=1, direction=right) failed: wrong direction left, wants right"
+deadline = time.monotonic() + 10
+tracking = 30
+# Swipes to the left until the monitor (subscribing meanwhile) reports one.
+while time.monotonic() < deadline and not any(wanted in l for l in watched):
+    swipe(touch, tracking, step=-60, start=800)
+    tracking += 1
+monitor.terminate()
+monitor.wait(10)
+expect(any(wanted in l for l in watched), f"ctl monitor --recognizers printed {watched}")
+print("ok: ctl monitor --recognizers:", next(l for l in watched if wanted in l))
 
 # SIGHUP: RELOADING=1, every plugin reloaded, READY=1 again.
 before = status()

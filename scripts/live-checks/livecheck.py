@@ -2,6 +2,7 @@
 processes whose JSON Lines output the checks inspect."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -101,6 +102,25 @@ def script(text, name="check.lua"):
 
 
 POINTERS = 'motion.pointers():emit("p")\n'
+
+
+def watched_folder(name):
+    """An empty folder WORK/name whose changes inotify reports. In the test VM, WORK is a 9p
+    mount, and inotify says nothing about a folder made in it (only about the mount's top
+    folder), so a tmpfs is mounted there (when we may: as root; elsewhere the folder is plain).
+    `release_folder` unmounts it."""
+    path = os.path.join(WORK, name)
+    release_folder(path)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    if os.geteuid() == 0:
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", path], stderr=subprocess.DEVNULL)
+    return path
+
+
+def release_folder(path):
+    if os.path.ismount(path):
+        subprocess.run(["umount", path])
 
 VIRTUAL = "motionscript virtual input"
 

@@ -32,4 +32,9 @@ public struct AppFilter: Sendable, Equatable {
         if excluded.contains(where: app.isNamed) { return false }
         return included.isEmpty || included.contains(where: app.isNamed)
     }
+
+    /// The filter as written (`firefox,!kitty`), for messages.
+    public var text: String {
+        (included + excluded.map { "!" + $0 }).joined(separator: ",")
+    }
 }

@@ -17,7 +17,7 @@ open class GestureRecognizer {
     public var isEnabled = true {
         didSet {
             guard oldValue && !isEnabled else { return }
-            if state.isActive { write(state: .cancelled) }
+            if state.isActive { write(state: .cancelled, because: observer == nil ? nil : RecognizerReason(.disabled)) }
             reset()
         }
     }
@@ -53,6 +53,20 @@ open class GestureRecognizer {
     var heldForRequirement: [GestureValue] = []
 
     private var listeners = ListenerList<Listener>()
+
+    /// Told of every state change with its reason (`ctl monitor --recognizers`, `run --explain`).
+    /// Nil, the usual case: one nil check where a state is decided, and nothing is built.
+    public var observer: RecognizerObserver?
+    /// Creation order in its dispatcher, from 1 (0: not added): the N of `name` (`swipe#N`).
+    public internal(set) var serial = 0
+    /// Where the script made it (set by the Lua host), for monitors.
+    public var creationSite: SourceLocation?
+    /// The last event told to the observer: a `changed` is told once after `began`, not per frame.
+    private var lastTold: RecognizerChange.Event?
+    /// The input time of the last touch told as turned away by `devices =` (once per frame).
+    private var lastFilteredTell = -Double.infinity
+    /// The reason `write(state:because:)` hands to `write(state:)` for its call (only while observed).
+    private var pendingReason: RecognizerReason?
 
     /// A listener kept in a concrete struct: called as written, not through a thunk that passes
     /// each snapshot the way a generic function type would.
@@ -91,7 +105,7 @@ open class GestureRecognizer {
         advance(to: frame.t)
         if !heldForRequirement.isEmpty, !failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
             // The recognizers waited for stopped without failing or recognizing (disabled).
-            releaseHeld(at: value.t)
+            releaseHeld(at: value.t, rival: nil)
         }
         if value.state == .ended || value.state == .cancelled || value.state == .failed
             || value.state == .recognized {
@@ -134,10 +148,15 @@ open class GestureRecognizer {
                 let event = events[k]
                 let capacity = fingers == nil ? maximumPointers : Int.max
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
-                      index(of: event.id) == nil, element.contains(event.point), accepts(event.device) else { continue }
+                      index(of: event.id) == nil, element.contains(event.point) else { continue }
+                guard accepts(event.device) else {
+                    if observer != nil { tellFiltered(event.device, at: frame.t) }
+                    continue
+                }
                 // A gesture begins with its first pointer: `apps =` is decided then, and a touch
                 // it turned away stays turned away, every later pointer of it too, until it lifted.
                 if !appRejected.isEmpty || pointers.isEmpty && !isInProgress && !beginsUnderFocusedApp() {
+                    if observer != nil, appRejected.isEmpty { tellAppRejected(at: frame.t) }
                     appRejected.append(event.id)
                     continue
                 }
@@ -177,7 +196,7 @@ open class GestureRecognizer {
         peakPointers = max(peakPointers, pointers.count + lifted.count)
         if let fingers, !isIgnoringUntilLift, peakPointers > fingers {
             // More fingers than this gesture is made with: it cannot be this gesture.
-            abandon()
+            abandonForExtraFingers(fingers)
         }
         if isIgnoringUntilLift {
             if pointers.isEmpty { isIgnoringUntilLift = false }
@@ -186,16 +205,24 @@ open class GestureRecognizer {
         process(t: frame.t)
     }
 
+    /// More fingers than `fingers = N` went down. Apart from `handle(_:)`, whose every frame
+    /// should not carry the reason's making.
+    @inline(never)
+    private func abandonForExtraFingers(_ fingers: Int) {
+        abandon(because: observer == nil ? nil
+            : RecognizerReason(.tooManyFingers, value: Double(peakPointers), limit: Double(fingers), unit: .fingers))
+    }
+
     /// Gives up on the current gesture: cancelled if active, failed otherwise, and its pointers
     /// are ignored until they all lifted.
-    func abandon() {
+    func abandon(because reason: RecognizerReason?) {
         // Listeners that never saw the gesture start (it was held back) see it fail.
         let unseen = !heldForRequirement.isEmpty
         heldForRequirement.removeAll()
         if unseen || state == .possible {
-            write(state: .failed)
+            write(state: .failed, because: reason)
         } else if state.isActive {
-            write(state: .cancelled)
+            write(state: .cancelled, because: reason)
         }
         value.state = .possible
         didReset()
@@ -273,6 +300,16 @@ open class GestureRecognizer {
     /// Subclasses clear their per-gesture state here (called by `reset()`).
     open func didReset() {}
 
+    /// `write(state:)` with the reason the observer is told (make it only when `observer` is set:
+    /// nobody else reads it). Kept apart from `write(state:)`, which every frame of a drag calls:
+    /// that path passes no reason at all.
+    public func write(state: GestureState, because reason: RecognizerReason?) {
+        guard observer != nil else { return write(state: state) }
+        pendingReason = reason
+        write(state: state)
+        pendingReason = nil
+    }
+
     /// Writes a state and notifies every listener with the new snapshot. A final state reports
     /// the pointers the gesture had (`peakPointers`). While a failure requirement is still in
     /// progress, what would begin or recognize the gesture is held back (see `require(toFail:)`).
@@ -286,6 +323,7 @@ open class GestureRecognizer {
                     // It never started for the listeners: nothing to report but the failure.
                     heldForRequirement.removeAll()
                     value.state = .failed
+                    if observer != nil { tell(.failed, pendingReason, at: value.t) }
                     listeners.forEach { $0.call(value) }
                     return
                 }
@@ -299,11 +337,13 @@ open class GestureRecognizer {
                 return
             }
             if (state == .began || state == .recognized),
-               failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
+               let rival = failureRequirements.first(where: { $0.recognizer.isInProgress }) {
                 heldForRequirement.append(value)
+                if observer != nil { tell(.waiting, RecognizerReason(.waitingForRival, rival: rival.recognizer), at: value.t) }
                 return
             }
         }
+        if observer != nil, let event = RecognizerChange.Event(state) { tell(event, pendingReason, at: value.t) }
         if let only = listeners.only {
             only.call(value)
         } else {
@@ -316,14 +356,16 @@ open class GestureRecognizer {
     /// reported (stamped with that time), and when `other` begins or is recognized this gesture
     /// fails (or is cancelled) and its pointers are ignored until they lift.
     open func require(toFail other: GestureRecognizer) {
-        let listener = other.addListener { [unowned self] otherValue in
+        // `other` holds this closure: it names itself unowned, or the two would keep each other.
+        let listener = other.addListener { [unowned self, unowned other] otherValue in
             switch otherValue.state {
             case .failed:
-                releaseHeld(at: otherValue.t)
+                releaseHeld(at: otherValue.t, rival: other)
             case .began, .recognized:
                 guard !heldForRequirement.isEmpty || !pointers.isEmpty || state.isActive else { return }
                 value.t = otherValue.t
-                abandon()
+                abandon(because: observer == nil ? nil
+                    : RecognizerReason(.rivalBegan, rival: other, detail: otherValue.state.rawValue))
             default:
                 break
             }
@@ -331,15 +373,45 @@ open class GestureRecognizer {
         failureRequirements.append((other, listener))
     }
 
-    /// Reports what was held back for a failure requirement, stamped no earlier than `t`.
-    private func releaseHeld(at t: Double) {
+    /// Reports what was held back for a failure requirement, stamped no earlier than `t`:
+    /// `rival` failed (nil: the recognizers waited for stopped).
+    private func releaseHeld(at t: Double, rival: GestureRecognizer?) {
         let held = heldForRequirement
         heldForRequirement.removeAll()
         for var pending in held {
             pending.t = max(pending.t, t)
             value = pending
+            if observer != nil, let event = RecognizerChange.Event(pending.state) {
+                tell(event, RecognizerReason(.rivalFailed, rival: rival, detail: rival == nil ? "stopped" : "failed"), at: pending.t)
+            }
             listeners.forEach { $0.call(pending) }
         }
+    }
+
+    /// Tells the observer (callers check `observer != nil` first, so no reason is made for nobody).
+    /// A `changed` is told once after `began`.
+    @inline(never)
+    func tell(_ event: RecognizerChange.Event, _ reason: RecognizerReason?, at t: Double) {
+        guard let observer, event != .changed || lastTold != .changed else { return }
+        lastTold = event
+        observer.recognizer(self, changed: RecognizerChange(event, reason: reason, at: t))
+    }
+
+    /// A touch from a device `devices =` does not admit: told once per frame (the fingers of a
+    /// touch often go down together), while the recognizer follows no touch.
+    @inline(never)
+    private func tellFiltered(_ device: PointerDevice?, at t: Double) {
+        guard pointers.isEmpty, lastFilteredTell != t else { return }
+        lastFilteredTell = t
+        let seen = device.map { "\($0.kind) \"\($0.name)\"" }
+        tell(.ignored, RecognizerReason(.deviceFiltered, detail: seen, expected: devices?.joined(separator: ",")), at: t)
+    }
+
+    /// A touch that began while `apps =` does not admit the focused app.
+    @inline(never)
+    private func tellAppRejected(at t: Double) {
+        let app = focus.map { $0.isKnown ? $0.current?.id ?? "none (no window focused)" : "unknown (no focus provider)" }
+        tell(.ignored, RecognizerReason(.appNotMatching, detail: app ?? "unknown (no focus provider)", expected: apps?.text), at: t)
     }
 
     deinit {

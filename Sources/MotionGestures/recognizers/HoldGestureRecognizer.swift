@@ -52,7 +52,7 @@ public final class HoldGestureRecognizer: GestureRecognizer {
               t >= startTime + duration - TapGestureRecognizer.timeTolerance else { return }
         value.t = startTime + duration
         value.centroid = centroid
-        write(state: .began)
+        write(state: .began, because: observer == nil ? nil : RecognizerReason(.heldLongEnough, limit: duration, unit: .s))
     }
 
     public override var nextDecisionTime: Double? {
@@ -62,18 +62,18 @@ public final class HoldGestureRecognizer: GestureRecognizer {
 
     public override func process(t: Double) {
         if wasCancelled {
-            finish(state.isActive ? .cancelled : .failed)
+            finish(state.isActive ? .cancelled : .failed, observer == nil ? nil : RecognizerReason(.inputCancelled))
             return
         }
         // g:translation(): hold-then-drag needs no second recognizer.
         let centroid = self.centroid
         followTranslation(reference: &reference, centroid: centroid)
         if !lifted.isEmpty {
-            finish(state.isActive ? .ended : .failed)
+            finish(state.isActive ? .ended : .failed, observer == nil ? nil : liftReason(at: t))
             return
         }
         if !state.isActive && pointers.contains(where: { ($0.position - $0.downPosition).length > maxMovement }) {
-            finish(.failed)
+            finish(.failed, observer == nil ? nil : movedReason)
             return
         }
         value.centroid = centroid
@@ -88,8 +88,23 @@ public final class HoldGestureRecognizer: GestureRecognizer {
         }
     }
 
-    private func finish(_ state: GestureState) {
-        write(state: state)
+    /// Why a lift ends or fails the hold.
+    private func liftReason(at t: Double) -> RecognizerReason {
+        if state.isActive { return RecognizerReason(.lifted) }
+        guard let startTime else {
+            return RecognizerReason(.tooFewFingers, value: Double(peakPointers), limit: Double(fingers ?? minimumFingers), unit: .fingers)
+        }
+        return RecognizerReason(.liftedEarly, value: t - startTime, limit: duration, unit: .s)
+    }
+
+    /// The farthest a pointer moved from where it went down, against `maxMovement`.
+    private var movedReason: RecognizerReason {
+        let farthest = pointers.map { ($0.position - $0.downPosition).length }.max() ?? 0
+        return RecognizerReason(.moved, value: farthest, limit: maxMovement, unit: .units)
+    }
+
+    private func finish(_ state: GestureState, _ reason: RecognizerReason?) {
+        write(state: state, because: reason)
         startTime = nil
         value.translation = .zero
         if !pointers.isEmpty { isIgnoringUntilLift = true }

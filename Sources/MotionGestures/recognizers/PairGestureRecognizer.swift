@@ -41,6 +41,10 @@ public class PairGestureRecognizer: GestureRecognizer {
     func update(with vector: Point) {}
     /// Whether the value is past the threshold.
     var isPastThreshold: Bool { false }
+    /// How far the value is from its neutral value, as the threshold is compared (for reasons).
+    var excursion: Double { 0 }
+    /// The unit of the threshold (for reasons).
+    var thresholdUnit: RecognizerReason.Unit { .relative }
 
     // MARK: The state machine
 
@@ -87,7 +91,7 @@ public class PairGestureRecognizer: GestureRecognizer {
 
         if ending {
             let final: GestureState = state.isActive ? (wasCancelled ? .cancelled : .ended) : .failed
-            write(state: final)
+            write(state: final, because: observer == nil ? nil : endReason)
             value.translation = .zero
             gestureOpen = false
             pair = nil
@@ -101,7 +105,8 @@ public class PairGestureRecognizer: GestureRecognizer {
             write(state: .changed)
         default:
             if newPair != nil && isPastThreshold && hasRequiredFingers {
-                write(state: .began)
+                write(state: .began, because: observer == nil ? nil
+                    : RecognizerReason(.pastThreshold, value: excursion, limit: threshold, unit: thresholdUnit))
             } else {
                 value.pointers = pointers.count
             }
@@ -115,6 +120,17 @@ public class PairGestureRecognizer: GestureRecognizer {
         resetMeasure()
         tracker.reset()
         value.scalarVelocity = 0
+    }
+
+    /// Why the gesture ends or fails now.
+    private var endReason: RecognizerReason {
+        if wasCancelled { return RecognizerReason(.inputCancelled) }
+        if state.isActive { return RecognizerReason(.lifted) }
+        let needed = max(2, fingers ?? 2)
+        if peakPointers < needed {
+            return RecognizerReason(.tooFewFingers, value: Double(peakPointers), limit: Double(needed), unit: .fingers)
+        }
+        return RecognizerReason(.belowThreshold, value: excursion, limit: threshold, unit: thresholdUnit)
     }
 
     /// Where a pointer is at the end of this frame, lifted ones included.

@@ -38,4 +38,6 @@ public final class RotationGestureRecognizer: PairGestureRecognizer {
     }
 
     override var isPastThreshold: Bool { abs(value.rotation) > threshold }
+    override var excursion: Double { abs(value.rotation) }
+    override var thresholdUnit: RecognizerReason.Unit { .rad }
 }

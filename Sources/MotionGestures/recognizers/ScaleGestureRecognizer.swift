@@ -39,4 +39,5 @@ public final class ScaleGestureRecognizer: PairGestureRecognizer {
     }
 
     override var isPastThreshold: Bool { abs(value.scale - 1) > threshold }
+    override var excursion: Double { abs(value.scale - 1) }
 }

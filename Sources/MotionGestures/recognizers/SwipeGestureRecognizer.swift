@@ -66,7 +66,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
 
     public override func process(t: Double) {
         if wasCancelled {
-            finish(.failed)
+            finish(.failed, observer == nil ? nil : RecognizerReason(.inputCancelled))
             return
         }
         if !lifted.isEmpty {
@@ -95,7 +95,10 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     private func decide(t: Double) {
-        guard let startTime, fingers.map({ peakPointers == $0 }) ?? true else { return finish(.failed) }
+        guard let startTime, fingers.map({ peakPointers == $0 }) ?? true else {
+            return finish(.failed, observer == nil ? nil
+                : RecognizerReason(.tooFewFingers, value: Double(peakPointers), limit: Double(fingers ?? minimumFingers), unit: .fingers))
+        }
         let distance = value.translation.length
         let duration = t - startTime
         value.distance = distance
@@ -104,11 +107,36 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         let matches = distance >= minDistance && value.scalarVelocity >= minVelocity
             && (direction == nil || value.direction == direction)
             && (zone?.contains(startPoint, bounds: element) ?? true)
-        finish(matches ? .recognized : .failed)
+        finish(matches ? .recognized : .failed, observer == nil ? nil : reason(startingAt: startPoint))
     }
 
-    private func finish(_ state: GestureState) {
-        write(state: state)
+    /// The first test the decided swipe failed, in the order a person checks them (enough fingers,
+    /// far enough, fast enough, the right way, from the right place), or what it matched with.
+    private func reason(startingAt start: Point) -> RecognizerReason {
+        if value.distance < minDistance {
+            return RecognizerReason(.tooShort, value: value.distance, limit: minDistance, unit: .units)
+        }
+        if value.scalarVelocity < minVelocity {
+            return RecognizerReason(.tooSlow, value: value.scalarVelocity, limit: minVelocity, unit: .unitsPerSecond)
+        }
+        if let direction, value.direction != direction {
+            return RecognizerReason(.wrongDirection, detail: value.direction?.rawValue, expected: direction.rawValue)
+        }
+        if let zone, !zone.contains(start, bounds: element) {
+            switch zone {
+            case .edge(let edge, let depth):
+                return RecognizerReason(.outsideZone, value: zone.distanceFromEdge(start, bounds: element), limit: depth,
+                                        unit: .units, expected: "from=\(edge.rawValue)")
+            case .element:
+                return RecognizerReason(.outsideZone, expected: "its from element")
+            }
+        }
+        return RecognizerReason(.matched, value: value.distance, limit: minDistance, unit: .units,
+                                detail: value.direction?.rawValue)
+    }
+
+    private func finish(_ state: GestureState, _ reason: RecognizerReason?) {
+        write(state: state, because: reason)
         startTime = nil
         if !pointers.isEmpty { isIgnoringUntilLift = true }
     }

@@ -14,6 +14,19 @@ public enum SwipeZone: Sendable {
     /// Default depth of an edge zone, in screen units.
     public static let defaultDepth = 10.0
 
+    /// How far a start point (screen space) is from an edge zone's edge, inward (nil for an
+    /// element zone): what `contains` compares with the depth.
+    func distanceFromEdge(_ screenPoint: Point, bounds: Element) -> Double? {
+        guard case .edge(let edge, _) = self else { return nil }
+        let p = bounds.convert(fromScreen: screenPoint)
+        switch edge {
+        case .left: return p.x
+        case .top: return p.y
+        case .right: return bounds.width - p.x
+        case .bottom: return bounds.height - p.y
+        }
+    }
+
     /// Whether a start point (screen space) lies in the zone; `bounds` is the recognizer's element.
     func contains(_ screenPoint: Point, bounds: Element) -> Bool {
         switch self {

@@ -77,19 +77,21 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     /// Waits for `other` to fail before recognizing (see the type's documentation).
     public override func require(toFail other: GestureRecognizer) {
-        let listener = other.addListener { [unowned self] otherValue in
+        // `other` holds this closure: it names itself unowned, or the two would keep each other.
+        let listener = other.addListener { [unowned self, unowned other] otherValue in
             guard let pending = waiting else { return }
             switch otherValue.state {
             case .failed:
                 waiting = nil
                 value = pending
                 value.t = otherValue.t
-                write(state: .recognized)
+                write(state: .recognized, because: observer == nil ? nil : RecognizerReason(.rivalFailed, rival: other, detail: "failed"))
                 if !pointers.isEmpty { ignoringUntilLift = true }
             case .began, .recognized, .ended:
                 waiting = nil
                 value.t = otherValue.t
-                write(state: .failed)
+                write(state: .failed, because: observer == nil ? nil
+                    : RecognizerReason(.rivalBegan, rival: other, detail: otherValue.state.rawValue))
                 if !pointers.isEmpty { ignoringUntilLift = true }
             default:
                 break
@@ -110,13 +112,14 @@ public final class TapGestureRecognizer: GestureRecognizer {
             // waiting tap no longer has anything to wait for.
             waiting = nil
             value = pending
-            write(state: .recognized)
+            write(state: .recognized, because: observer == nil ? nil : RecognizerReason(.rivalFailed, detail: "stopped"))
         }
         guard !ignoringUntilLift, waiting == nil else { return }
         if let tapStart, t > tapStart + maxDuration + Self.timeTolerance {
-            fail(at: tapStart + maxDuration)
+            fail(at: tapStart + maxDuration, observer == nil ? nil : RecognizerReason(.heldTooLong, limit: maxDuration, unit: .s))
         } else if tapStart == nil, tapsCounted > 0, let lastLift, t > lastLift + interval + Self.timeTolerance {
-            fail(at: lastLift + interval)
+            fail(at: lastLift + interval, observer == nil ? nil
+                : RecognizerReason(.timedOut, limit: interval, unit: .s, detail: "tap \(tapsCounted + 1) of \(taps)"))
         }
     }
 
@@ -136,7 +139,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
             return
         }
         if wasCancelled {
-            fail(at: t)
+            fail(at: t, observer == nil ? nil : RecognizerReason(.inputCancelled))
             ignoringUntilLift = false
             return
         }
@@ -146,7 +149,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
             liftedCount = 0
         }
         if pointers.contains(where: movedTooFar) || lifted.contains(where: movedTooFar) {
-            fail(at: t)
+            fail(at: t, observer == nil ? nil : movedReason)
             return
         }
         for pointer in lifted {
@@ -160,7 +163,9 @@ public final class TapGestureRecognizer: GestureRecognizer {
         }
         // Every pointer of the tap lifted (within maxDuration: advance(to:) fails it otherwise).
         if let fingers, peakPointers != fingers {
-            fail(at: t)  // a 1-finger tap is not a 2-finger tap (more fingers failed it earlier)
+            // A 1-finger tap is not a 2-finger tap (more fingers failed it earlier).
+            fail(at: t, observer == nil ? nil
+                : RecognizerReason(.tooFewFingers, value: Double(peakPointers), limit: Double(fingers), unit: .fingers))
             return
         }
         tapsCounted += 1
@@ -171,10 +176,12 @@ public final class TapGestureRecognizer: GestureRecognizer {
         if tapsCounted == taps {
             tapsCounted = 0
             lastLift = nil
-            if requirements.contains(where: { $0.recognizer.isInProgress }) {
+            if let rival = requirements.first(where: { $0.recognizer.isInProgress }) {
                 waiting = value
+                if observer != nil { tell(.waiting, RecognizerReason(.waitingForRival, rival: rival.recognizer), at: t) }
             } else {
-                write(state: .recognized)
+                write(state: .recognized, because: observer == nil ? nil
+                    : RecognizerReason(.matched, detail: taps == 1 ? "1 tap" : "\(taps) taps"))
             }
         }
     }
@@ -189,11 +196,17 @@ public final class TapGestureRecognizer: GestureRecognizer {
         (pointer.position - pointer.downPosition).length > maxMovement
     }
 
-    private func fail(at t: Double) {
+    /// The farthest a pointer of the tap moved from where it went down, against `maxMovement`.
+    private var movedReason: RecognizerReason {
+        let farthest = (pointers + lifted).map { ($0.position - $0.downPosition).length }.max() ?? 0
+        return RecognizerReason(.moved, value: farthest, limit: maxMovement, unit: .units)
+    }
+
+    private func fail(at t: Double, _ reason: RecognizerReason?) {
         value.t = t
         value.taps = tapsCounted
         clearSequence()
-        write(state: .failed)
+        write(state: .failed, because: reason)
         if !pointers.isEmpty { ignoringUntilLift = true }
     }
 

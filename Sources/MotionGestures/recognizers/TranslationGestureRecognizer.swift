@@ -68,7 +68,7 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
             value.velocity = tracker.velocity(at: t)
             let final: GestureState = wasCancelled ? (state.isActive ? .cancelled : .failed)
                                                    : (state.isActive ? .ended : .failed)
-            write(state: final)
+            write(state: final, because: observer == nil ? nil : endReason)
             value.translation = .zero
             value.velocity = .zero
             reference = .zero
@@ -82,10 +82,22 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
             write(state: .changed)
         default:
             if pointers.count >= minPointers && hasRequiredFingers && value.translation.length > threshold {
-                write(state: .began)
+                write(state: .began, because: observer == nil ? nil
+                    : RecognizerReason(.pastThreshold, value: value.translation.length, limit: threshold, unit: .units))
             } else {
                 value.pointers = pointers.count
             }
         }
+    }
+
+    /// Why the drag ends or fails now.
+    private var endReason: RecognizerReason {
+        if wasCancelled { return RecognizerReason(.inputCancelled) }
+        if state.isActive { return RecognizerReason(.lifted) }
+        let needed = max(minPointers, fingers ?? 0)
+        if peakPointers < needed {
+            return RecognizerReason(.tooFewFingers, value: Double(peakPointers), limit: Double(needed), unit: .fingers)
+        }
+        return RecognizerReason(.belowThreshold, value: value.translation.length, limit: threshold, unit: .units)
     }
 }

@@ -15,11 +15,14 @@ public final class ReloadingPipeline: LiveTarget {
     /// The run's options; a host may change the limits between loads (a plugin's header).
     public var options: RunOptions
     public let output: MotionOutput
+    // `runtime`, `failure` and the pointers are read for every frame, by a host feeding many
+    // pipelines too (the daemon): used on the host's thread only and never passed inout, they
+    // skip Swift's dynamic exclusivity check (about 75 instructions an access).
     /// The version running now (nil until a first version loaded).
-    public private(set) var runtime: LuaRuntime?
+    @exclusivity(unchecked) public private(set) var runtime: LuaRuntime?
     /// The error that stopped the current version while handling a frame; frames are then
     /// dropped until a reload succeeds.
-    public private(set) var failure: ScriptError?
+    @exclusivity(unchecked) public private(set) var failure: ScriptError?
     /// Successful loads, the first included.
     public private(set) var loads = 0
     public private(set) var failedLoads = 0
@@ -39,8 +42,8 @@ public final class ReloadingPipeline: LiveTarget {
     /// Live pointers down now, at their latest position: a new version receives them as
     /// `down`, so a drag in progress at a reload goes on. A host feeding several pipelines the
     /// same frames shares one, tracks each frame into it once and sets `tracksPointers` false.
-    public var pointers = PointersDown()
-    public var tracksPointers = true
+    @exclusivity(unchecked) public var pointers = PointersDown()
+    @exclusivity(unchecked) public var tracksPointers = true
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -51,6 +54,12 @@ public final class ReloadingPipeline: LiveTarget {
     /// the daemon writes one line per change for all its plugins instead.
     public var writesFocusChanges = true
 
+    /// Told of the recognizers' state changes with their reasons, in this version and every
+    /// later one (`ctl monitor --recognizers`); nil: nobody listens.
+    public var recognizerObserver: RecognizerObserver? {
+        didSet { runtime?.dispatcher.recognizerObserver = recognizerObserver }
+    }
+
     /// A live provider's focus change: to the running version, and to every later one.
     public func setFocusedApp(_ app: AppInfo?) {
         focusedApp = .some(app)
@@ -60,6 +69,7 @@ public final class ReloadingPipeline: LiveTarget {
     public init(_ options: RunOptions, output: MotionOutput) {
         self.options = options
         self.output = output
+        recognizerObserver = options.recognizerObserver
     }
 
     deinit { runtime?.close() }
@@ -86,6 +96,7 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
         // Its setup may not act until it is accepted: its actions wait, as its lines do.
         candidate.actions = ActionSession(host: options.actions, staged: true)
+        candidate.dispatcher.recognizerObserver = recognizerObserver
         // Live input: time goes on — setup lines and motion.time() read the reload time.
         let lastFrameTime = pointers.lastFrameTime
         let resume = loads > 0 ? max(lastFrameTime, inputTimeNow?() ?? lastFrameTime) : inputTimeNow?() ?? 0
@@ -115,7 +126,8 @@ public final class ReloadingPipeline: LiveTarget {
         } catch {
             output.log("motionscript: performing the setup's actions of \(options.scriptPath): \(error)")
         }
-        runtime?.close()
+        // The old version ends now (its holds go up at the reload time, not its last frame's).
+        runtime?.close(at: resume)
         loads += 1
         startTime = resume
         willSwap?()
@@ -206,8 +218,9 @@ public final class ReloadingPipeline: LiveTarget {
         return files
     }
 
-    public func close() {
-        runtime?.close()
+    /// Ends the running version; `at`: the input time it ends (see `LuaRuntime.close(at:)`).
+    public func close(at end: Double? = nil) {
+        runtime?.close(at: end)
         runtime = nil
     }
 }
