@@ -10,6 +10,13 @@ public protocol ReplayTarget: LiveTarget {
     var scriptPath: String { get }
     /// A note about the input (the time-unit hint) for stderr.
     func note(_ line: String)
+    /// Why the target stopped taking frames by itself (the daemon: its output cannot be
+    /// written); the replay then ends there, settling nothing. Nil: it goes on.
+    var stopReason: String? { get }
+}
+
+extension ReplayTarget {
+    public var stopReason: String? { nil }
 }
 
 extension LuaRuntime: ReplayTarget {

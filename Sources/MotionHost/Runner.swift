@@ -105,7 +105,7 @@ public enum Runner {
     public static func replay<Target: ReplayTarget>(_ source: FrameSource, to target: Target, timeout: Double,
                                                     deadline: Double = .infinity, shouldStop: (() -> Bool)? = nil) throws {
         var frames = 0
-        while let frame = try source.nextFrame() {
+        while target.stopReason == nil, let frame = try source.nextFrame() {
             if Interruption.isRequested { throw interrupted(target) }
             do {
                 try target.handle(frame)
@@ -120,6 +120,7 @@ public enum Runner {
                 if shouldStop?() == true { return }
             }
         }
+        if target.stopReason != nil { return }
         if let hint = (source as? JSONLinesReader)?.timeUnitHint { target.note(hint) }
         // End of input: pending taps and delays settle.
         if Interruption.isRequested { throw interrupted(target) }

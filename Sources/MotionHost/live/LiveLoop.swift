@@ -50,6 +50,9 @@ public final class LiveLoop {
     public var afterStep: (() throws -> Void)?
     /// Between steps: what reloads the target's scripts (nil: they stay as they are).
     public var reloads: LiveReloads?
+    /// Asked after each step: a reason ends input there, settling nothing (the daemon whose
+    /// output cannot be written). Nil: only the end of input ends it.
+    public var stopReason: (() -> String?)?
     /// The error policy for a script error a step throws. Nil: the error ends the run, thrown
     /// (`run`: the first error that gets past the callback policy stops the script). Set: the
     /// error is handed over and input goes on (`run --watch`: reported, the next version takes
@@ -121,6 +124,7 @@ public final class LiveLoop {
                 if let reason = onError!(error, false) { return reason }
                 step = .idle
             }
+            if let reason = stopReason?() { return reason }
             if case .end(let reason) = step {
                 do {
                     try target.finish()
