@@ -12,12 +12,14 @@ public enum HostLoop {
     public static func replay(_ source: FrameSource, host: PluginHost) throws {
         host.loadAll()
         defer { host.close() }
-        while host.stopReason == nil, let frame = try source.nextFrame() {
-            if Interruption.isRequested { return }
-            host.handle(frame)
+        do {
+            // The plugins keep their errors; no time limit over the whole replay (each call
+            // into a plugin has its own).
+            try Runner.replay(source, to: host, timeout: 0)
+        } catch is ScriptError where Interruption.isRequested {
+            // Stopped by a signal or a failed write: the host ends quietly, saying nothing more.
+            return
         }
-        if Interruption.isRequested || host.stopReason != nil { return }
-        host.finish()
         host.router.flush()
     }
 
@@ -43,39 +45,18 @@ public enum HostLoop {
             host.router.diagnostic(nil, "no plugins in \(host.folder.path) yet; add a .lua file there")
         }
         defer { host.close() }
-        // The watcher's descriptor joins the input's one wait: a change wakes it, no polling.
-        var interval: Double? = watcher == nil ? nil : watchInterval
-        let hub = device as? LiveDeviceSet
-        let token = watcher.flatMap { watcher in hub?.watch(fd: watcher.descriptor) { watcher.read(now: clock()) } }
-        defer { if let token { hub?.unwatch(token) } }
-        if token != nil { interval = nil }
         let loop = LiveLoop(device: device)
+        let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
+        defer { reloads?.close() }
+        loop.reloads = reloads
         loop.hostDue = { focus?.secondsUntilDue }
-        while true {
-            var wait = interval
-            // The clock is read only while a change waits (a system call per frame where the
-            // clock source has no vDSO).
-            if let watcher, watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
-            let step = try loop.step(host, maxWait: wait)
+        // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
+        loop.stopReason = { [unowned host] in host.stopReason }
+        loop.afterStep = {
             try focus?.pollIfDue()
             host.router.flush()
-            if let reason = host.stopReason { return reason }
-            if case .end(let reason) = step {
-                host.finish()
-                host.router.flush()
-                return reason
-            }
-            // In the hub's wait, the watcher is read when it is readable: no read per frame.
-            let files: [String]?
-            if let watcher {
-                files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
-            } else {
-                files = nil
-            }
-            if let files {
-                host.filesChanged(files)
-                host.router.flush()
-            }
         }
+        // The plugins keep their errors to themselves (`Plugin`): the host throws none.
+        return try loop.run(host)
     }
 }

@@ -261,3 +261,9 @@ public final class PluginHost: LiveTarget {
         router.flush()
     }
 }
+
+/// A replay of an event file feeds every plugin (`HostLoop.replay`, through `Runner.replay`).
+extension PluginHost: ReplayTarget {
+    public var scriptPath: String { folder.path }
+    public func note(_ line: String) { router.diagnostic(nil, line) }
+}

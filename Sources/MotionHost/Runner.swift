@@ -95,29 +95,41 @@ public enum Runner {
     /// SIGTERM, a failed output write) ends it with an error at the next frame.
     public static func feed(_ source: FrameSource, to runtime: LuaRuntime, timeout: Double, deadline: Double,
                             shouldStop: (() -> Bool)? = nil) throws {
+        // The loop specialized for one runtime: no dispatch per frame.
+        try replay(source, to: runtime, timeout: timeout, deadline: deadline, shouldStop: shouldStop)
+    }
+
+    /// The one loop over an event file's frames, for a script's runtime or the daemon's plugins
+    /// (whose errors stay with each plugin: only a time limit over the whole replay or an
+    /// interruption is thrown for them). Inlinable: specialized where it is called, so the
+    /// daemon's replay pays no dispatch per frame either.
+    @inlinable
+    public static func replay<Target: ReplayTarget>(_ source: FrameSource, to target: Target, timeout: Double,
+                                                    deadline: Double = .infinity, shouldStop: (() -> Bool)? = nil) throws {
         var frames = 0
-        while let frame = try source.nextFrame() {
-            if Interruption.isRequested { throw interrupted(runtime) }
+        while target.stopReason == nil, let frame = try source.nextFrame() {
+            if Interruption.isRequested { throw interrupted(target) }
             do {
-                try runtime.handle(frame)
+                try target.handle(frame)
             } catch let error as ScriptError where error.kind == .runtime {
-                throw error.placed(at: runtime.time, source.framePlace)
+                throw error.placed(at: target.time, source.framePlace)
             }
             frames += 1
             if frames & 255 == 0 {
                 if Clock.monotonic() > deadline {
-                    throw ScriptError(.timeout, "\(runtime.scriptPath): timeout: the run went past its time limit of \(timeout) s")
+                    throw ScriptError(.timeout, "\(target.scriptPath): timeout: the run went past its time limit of \(timeout) s")
                 }
                 if shouldStop?() == true { return }
             }
         }
-        if let hint = (source as? JSONLinesReader)?.timeUnitHint { runtime.output.log(hint) }
+        if target.stopReason != nil { return }
+        if let hint = (source as? JSONLinesReader)?.timeUnitHint { target.note(hint) }
         // End of input: pending taps and delays settle.
-        if Interruption.isRequested { throw interrupted(runtime) }
+        if Interruption.isRequested { throw interrupted(target) }
         do {
-            try runtime.finish()
+            try target.finish()
         } catch let error as ScriptError where error.kind == .runtime {
-            throw error.placed(at: runtime.time, source.framePlace.map { _ in "end of input" })
+            throw error.placed(at: target.time, source.framePlace.map { _ in "end of input" })
         }
     }
 
@@ -133,8 +145,9 @@ public enum Runner {
     static let maxStreamedScript = 64 << 20
 
     /// The error of a run interrupted between frames, where no Lua code was running.
-    static func interrupted(_ runtime: LuaRuntime) -> ScriptError {
-        ScriptError(.runtime, "\(runtime.scriptPath): interrupted (input time \(JSONText.number(runtime.time)) s)")
+    @usableFromInline
+    static func interrupted(_ target: some ReplayTarget) -> ScriptError {
+        ScriptError(.runtime, "\(target.scriptPath): interrupted (input time \(JSONText.number(target.time)) s)")
     }
 
     /// `--app NAME`: the application `apps =` is decided against for the whole run.
@@ -225,7 +238,7 @@ public enum Runner {
             try focus?.pollIfDue()
             lines?.flush()
         }
-        let reason = try loop.run(BoundedLiveTarget(runtime: runtime, options: options))
+        let reason = try loop.run(BoundedLiveTarget(runtime, options: options) { runtime })
         return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
     }
 

@@ -48,6 +48,18 @@ public final class LiveLoop {
 
     /// Called after every step (live output is written frame by frame from here).
     public var afterStep: (() throws -> Void)?
+    /// Between steps: what reloads the target's scripts (nil: they stay as they are).
+    public var reloads: LiveReloads?
+    /// Asked after each step: a reason ends input there, settling nothing (the daemon whose
+    /// output cannot be written). Nil: only the end of input ends it.
+    public var stopReason: (() -> String?)?
+    /// The error policy for a script error a step throws. Nil: the error ends the run, thrown
+    /// (`run`: the first error that gets past the callback policy stops the script). Set: the
+    /// error is handed over and input goes on (`run --watch`: reported, the next version takes
+    /// over); a reason returned ends input at once (an interruption). `atEnd`: the error came
+    /// from settling at the end of input, which ends anyway. (The daemon's plugins keep their
+    /// errors to themselves: its target throws none.)
+    public var onError: ((_ error: ScriptError, _ atEnd: Bool) -> String?)?
     /// Seconds until the host has something to do without input (a desktop provider's
     /// reconnection, see `LiveFocus`): no wait lasts longer. Nil: nothing.
     public var hostDue: (() -> Double?)?
@@ -102,15 +114,30 @@ public final class LiveLoop {
     }
 
     /// Steps until input ends, then settles what is still scheduled; returns why input ended.
+    /// The one loop of live input: `run --device` (the target a script's runtime under its
+    /// time limit), `run --watch --device` (a reloading pipeline, `reloads` its file watcher)
+    /// and the daemon (every plugin, `reloads` the config folder's watcher).
     public func run(_ target: LiveTarget) throws -> String {
         defer { try? afterStep?() }
         while true {
-            let step = try step(target)
+            let step: Step
+            do {
+                step = try self.step(target, maxWait: reloads?.maxWait)
+            } catch let error as ScriptError where onError != nil {
+                if let reason = onError!(error, false) { return reason }
+                step = .idle
+            }
+            if let reason = stopReason?() { return reason }
             if case .end(let reason) = step {
-                try target.finish()
+                do {
+                    try target.finish()
+                } catch let error as ScriptError where onError != nil {
+                    _ = onError!(error, true)
+                }
                 return reason
             }
             try afterStep?()
+            try reloads?.poll()
         }
     }
 }

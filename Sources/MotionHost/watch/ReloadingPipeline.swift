@@ -95,7 +95,8 @@ public final class ReloadingPipeline: LiveTarget {
         // from their initial values too (each replay is what a fresh run gives; carried over, a
         // kept box drifted by the whole replay at each reload). Live input goes on: they carry.
         candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
-        candidate.actions = ActionSession(host: options.actions)
+        // Its setup may not act until it is accepted: its actions wait, as its lines do.
+        candidate.actions = ActionSession(host: options.actions, staged: true)
         candidate.dispatcher.recognizerObserver = recognizerObserver
         // Live input: time goes on — setup lines and motion.time() read the reload time.
         let lastFrameTime = pointers.lastFrameTime
@@ -110,6 +111,7 @@ public final class ReloadingPipeline: LiveTarget {
             try candidate.load(arguments: options.scriptArguments)
         } catch {
             attemptedFiles = candidate.requiredFiles
+            candidate.actions.dropStaged()
             candidate.close()
             failedLoads += 1
             return .failure(error as? ScriptError ?? ScriptError(.runtime, "\(error)"))
@@ -118,6 +120,13 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.onCallbackError = onCallbackError
         candidate.keepsFailingCallbacks = keepsFailingCallbacks
         attemptedFiles = []
+        // Performed before the old version lets go of its keys, as they were before setups
+        // were staged: a setup's `keys("alt+Tab")` while the old version holds alt is alt+Tab.
+        do {
+            try candidate.actions.performStaged()
+        } catch {
+            output.log("motionscript: performing the setup's actions of \(options.scriptPath): \(error)")
+        }
         // The old version ends now (its holds go up at the reload time, not its last frame's).
         runtime?.close(at: resume)
         loads += 1

@@ -66,14 +66,14 @@ public final class WatchSession {
         }
     }
 
-    /// Live input: hands each frame, as it arrives, to the version current at that moment, runs
-    /// what falls due between frames on time (`LiveLoop`), and reloads between frames, so across a
-    /// swap no frame is lost or doubled. At the end of input what the current version has
-    /// scheduled settles. Returns why reading ended (end of input, device gone, or stopped by
-    /// SIGINT/SIGTERM).
     /// Live input: called between steps (a desktop provider's reconnection, `LiveFocus.pollIfDue`).
     public var afterStep: (() -> Void)?
 
+    /// Live input: hands each frame, as it arrives, to the version current at that moment, runs
+    /// what falls due between frames on time, and reloads between frames (`ScriptReloads`), so
+    /// across a swap no frame is lost or doubled — the one live loop, `LiveLoop.run`, the daemon's
+    /// too. At the end of input what the current version has scheduled settles. Returns why
+    /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
     public func runLive(_ device: LiveFrameSource) throws -> String {
         defer { pipeline.close() }
         Interruption.wake(watcher.wakeDescriptor)
@@ -91,74 +91,38 @@ public final class WatchSession {
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
         let loop = LiveLoop(device: device)
-        var stopping = false
-        // With the input hub, the watcher's descriptors are in its one wait: no polling
-        // interval, and the watcher is asked only when one of them was ready. Other sources
-        // (tests' scripted ones) are polled every 20 ms.
-        let hub = device as? LiveDeviceSet
-        var watcherReady = true
-        var stopToken: WatchToken?
-        var tokens: [WatchToken] = []
-        if let hub {
-            tokens.append(hub.watch(fd: watcher.changeDescriptor) { [watcher] in
-                if watcher.hasChanged() { watcherReady = true }
-            })
-            let token = hub.watch(fd: watcher.stopDescriptor) { watcherReady = true }
-            stopToken = token
-            tokens.append(token)
-        }
-        defer { if let hub { tokens.forEach(hub.unwatch) } }
-        let maxWait = hub == nil ? 0.02 : nil
-        while true {
-            afterStep?()
-            var step = LiveLoop.Step.idle
-            var interrupted = false
-            do {
-                if let runtime = pipeline.runtime {
-                    try Runner.bounded(pipeline.options, runtime) { step = try loop.step(pipeline, maxWait: maxWait) }
-                } else {
-                    step = try loop.step(pipeline, maxWait: maxWait)
-                }
-            } catch let error as ScriptError {
-                interrupted = report(error)
-            }
+        let reloads = ScriptReloads(session: self, device: device)
+        defer { reloads.close() }
+        loop.reloads = reloads
+        loop.afterStep = { [unowned self] in
             // A frame's lines leave together in one write as soon as its work is done.
             (pipeline.output as? JSONLinesOutput)?.flush()
-            if case .end(let reason) = step {
-                do {
-                    try pipeline.finish()
-                } catch let error as ScriptError {
-                    diagnostics("error: \(error.message)")
-                }
-                return reason
-            }
-            if interrupted { return "stopped" }
-            if stopping { continue }
-            if hub != nil {
-                guard watcherReady else { continue }
-                watcherReady = false
-            }
-            switch watcher.wait(debounce: watchOptions.debounce, timeout: 0) {
-            case .stopped:
-                // The stop pipe stays readable: out of the hub's wait from now on.
-                if let hub, let stopToken { hub.unwatch(stopToken) }
-                // Ctrl-C: input ends as it does unwatched (pointers cancelled, scheduled work settles),
-                // so the last frames must not be interrupted in turn.
-                if Interruption.isRequested { Interruption.disarm() }
-                stopping = true
-                device.stop()
-            case .changed:
-                // Debounce: one reload per save. Frames arriving meanwhile wait in the kernel.
-                if case .stopped = watcher.wait(debounce: watchOptions.debounce, timeout: watchOptions.debounce) {
-                    stopping = true
-                    device.stop()
-                    continue
-                }
-                _ = load()
-                watcher.setFiles(pipeline.watchedFiles)
-            case .timedOut: break
-            }
+            afterStep?()
         }
+        // An error stops the running version (reported); the next version takes over. One
+        // that an interruption caused ends the session.
+        loop.onError = { [unowned self] error, atEnd in
+            if atEnd {
+                diagnostics("error: \(error.message)")
+                return nil
+            }
+            return report(error) ? "stopped" : nil
+        }
+        // The time limit bounds each frame's work and each reload, never the wait for input.
+        return try loop.run(BoundedLiveTarget(pipeline, options: pipeline.options) { [unowned pipeline] in pipeline.runtime })
+    }
+
+    /// A change of the script or a module: waits out the burst (one reload per save; frames
+    /// arriving meanwhile wait in the kernel, so the next frame goes to the new version), then
+    /// loads the new version. (`ScriptReloads` calls it between live steps.)
+    func reloadAfterQuiet(stopping device: LiveFrameSource) -> Bool {
+        if case .stopped = watcher.wait(debounce: watchOptions.debounce, timeout: watchOptions.debounce) {
+            device.stop()
+            return false
+        }
+        _ = load()
+        watcher.setFiles(pipeline.watchedFiles)
+        return true
     }
 
     /// A new recording saved over the events file replays too.

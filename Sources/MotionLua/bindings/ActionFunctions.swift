@@ -57,7 +57,7 @@ enum ActionFunctions {
             throw LuaBindingError("motion.exec: \(which) contains a NUL byte (\\0), which a command line cannot carry")
         }
         call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: [("argv", .array(argv.map { .string($0) }))])
-        call.runtime.actions.host.launcher?.launch(argv)
+        call.runtime.actions.launch(argv)
         return 0
     }
 

@@ -10,11 +10,28 @@ public final class ActionSession {
     let input: VirtualInput
     /// Held keys and buttons → the name the script used, for the release lines.
     var heldNames: [UInt16: String] = [:]
+    /// `staged`: where the actions wait until the version is accepted (`ActionStage`).
+    private let stage: ActionStage?
 
-    public init(host: ActionHost) {
+    /// `staged`: the session of a version being loaded, whose actions wait for
+    /// `performStaged()` (the version is accepted) or `dropStaged()` (it is not).
+    public init(host: ActionHost, staged: Bool = false) {
         self.host = host
-        input = VirtualInput(sink: host.device, holds: host.holds)
+        stage = staged && host.performs ? ActionStage(device: host.device, launcher: host.launcher) : nil
+        input = VirtualInput(sink: stage ?? host.device, holds: host.holds)
     }
+
+    /// Starts a command for `motion.exec` (when actions are performed).
+    func launch(_ argv: [String]) {
+        if let stage { stage.launch(argv) } else { host.launcher?.launch(argv) }
+    }
+
+    /// The version was accepted: its setup's actions are performed now, in order; later ones
+    /// at once. The first device error is thrown (every action is still attempted).
+    public func performStaged() throws { try stage?.commit() }
+
+    /// The version did not load: its actions are never performed.
+    public func dropStaged() { stage?.drop() }
 
     /// Actions reported as output lines only (replays, tests).
     public static func outputOnly() -> ActionSession { ActionSession(host: .outputOnly()) }

@@ -1,0 +1,44 @@
+import MotionHost
+import MotionInput
+
+/// The config folder's changes between the live loop's steps: plugins load, reload and unload.
+/// With the input hub the watcher's descriptor is in its one wait (a change wakes it, no
+/// polling); the quiet period after a burst is waited out by the loop's wait, never by
+/// blocking input (frames keep reaching every plugin).
+final class FolderReloads: LiveReloads {
+    let watcher: ConfigWatcher
+    unowned let host: PluginHost
+    private let hub: LiveDeviceSet?
+    private let token: WatchToken?
+    /// Monotonic seconds, what the quiet time is measured on (tests inject one).
+    private let clock: () -> Double
+
+    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource, clock: @escaping () -> Double = Clock.monotonic) {
+        self.watcher = watcher
+        self.host = host
+        self.clock = clock
+        hub = device as? LiveDeviceSet
+        token = hub?.watch(fd: watcher.descriptor) { watcher.read(now: clock()) }
+    }
+
+    var maxWait: Double? {
+        // A frame source that cannot add the watcher to its wait is looked at every interval.
+        var wait = token == nil ? HostLoop.watchInterval : nil
+        // The clock is read only while a change waits (a system call per frame where the
+        // clock source has no vDSO).
+        if watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
+        return wait
+    }
+
+    func poll() {
+        // In the hub's wait, the watcher is read when it is readable: no read per frame.
+        let files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
+        guard let files else { return }
+        host.filesChanged(files)
+        host.router.flush()
+    }
+
+    func close() {
+        if let token { hub?.unwatch(token) }
+    }
+}

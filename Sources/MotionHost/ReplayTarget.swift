@@ -1,0 +1,24 @@
+import MotionLua
+
+/// What a replay of an event file feeds (`Runner.feed`, the one loop over a file's frames): a
+/// script's runtime (`run --events`, a scenario, `--plot`, each version of `run --watch`), or
+/// the daemon's plugins (`daemon --events`).
+public protocol ReplayTarget: LiveTarget {
+    /// Input time now: where an error or an interruption happened.
+    var time: Double { get }
+    /// What a time limit or an interruption names: the script (the daemon: its config folder).
+    var scriptPath: String { get }
+    /// A note about the input (the time-unit hint) for stderr.
+    func note(_ line: String)
+    /// Why the target stopped taking frames by itself (the daemon: its output cannot be
+    /// written); the replay then ends there, settling nothing. Nil: it goes on.
+    var stopReason: String? { get }
+}
+
+extension ReplayTarget {
+    public var stopReason: String? { nil }
+}
+
+extension LuaRuntime: ReplayTarget {
+    public func note(_ line: String) { output.log(line) }
+}

@@ -1,0 +1,62 @@
+import MotionInput
+
+/// `run --watch` on live input, between the live loop's steps: the script's file watcher. With
+/// the input hub its descriptors are in the hub's one wait (no polling interval; the watcher is
+/// asked only when one of them was ready); other sources (tests' scripted ones) are polled
+/// every 20 ms. A stop (Ctrl-C, `WatchSession.stop`) ends input as it ends unwatched: the
+/// pointers still down are cancelled and what is scheduled settles.
+final class ScriptReloads: LiveReloads {
+    private unowned let session: WatchSession
+    private let device: LiveFrameSource
+    private let hub: LiveDeviceSet?
+    private var watcherReady = true
+    private var stopping = false
+    private var stopToken: WatchToken?
+    private var tokens: [WatchToken] = []
+
+    init(session: WatchSession, device: LiveFrameSource) {
+        self.session = session
+        self.device = device
+        hub = device as? LiveDeviceSet
+        guard let hub else { return }
+        let watcher = session.watcher
+        tokens.append(hub.watch(fd: watcher.changeDescriptor) { [unowned self] in
+            if watcher.hasChanged() { watcherReady = true }
+        })
+        let token = hub.watch(fd: watcher.stopDescriptor) { [unowned self] in watcherReady = true }
+        stopToken = token
+        tokens.append(token)
+    }
+
+    var maxWait: Double? { hub == nil ? 0.02 : nil }
+
+    func poll() {
+        if stopping { return }
+        if hub != nil {
+            guard watcherReady else { return }
+            watcherReady = false
+        }
+        switch session.watcher.wait(debounce: session.watchOptions.debounce, timeout: 0) {
+        case .stopped:
+            // The stop pipe stays readable: out of the hub's wait from now on.
+            if let hub, let stopToken { hub.unwatch(stopToken) }
+            // Input ends as it does unwatched, so the last frames must not be interrupted in turn.
+            if Interruption.isRequested { Interruption.disarm() }
+            stop()
+        case .changed:
+            if !session.reloadAfterQuiet(stopping: device) { stopping = true }
+        case .timedOut:
+            break
+        }
+    }
+
+    private func stop() {
+        stopping = true
+        device.stop()
+    }
+
+    func close() {
+        if let hub { tokens.forEach(hub.unwatch) }
+        tokens = []
+    }
+}
