@@ -30,7 +30,7 @@ public final class LiveDeviceSet {
         public let tag: PointerDevice
         public let node: String
         public let byPath: Bool
-        var ids: [Int: Int] = [:]
+        var ids = DevicePointerIds()
         /// Frames read and decoded, not yet delivered (in the device's order).
         var queue: [Frame] = []
         var queueHead = 0
@@ -331,6 +331,11 @@ public final class LiveDeviceSet {
         var best = -1
         var bestTime = Int64.max
         var i = 0
+        // One device (the usual case): its next frame is the earliest, no times to compare.
+        if members.count == 1, members[0].hasQueued {
+            best = 0
+            i = 1
+        }
         // Members are read in place: a copy of one would retain every reference it holds.
         while i < members.count {
             if !members[i].hasQueued {
@@ -419,17 +424,23 @@ public final class LiveDeviceSet {
     /// Puts the frame on the shared time line, each event naming its device, ids unique among
     /// the pointers down.
     private func tag(_ frame: inout Frame, member i: Int) {
-        let device = members[i].device
         if origin == nil {
-            origin = device.timeOrigin
-            originMicroseconds = device.timeOriginMicroseconds ?? 0
+            origin = members[i].device.timeOrigin
+            originMicroseconds = members[i].device.timeOriginMicroseconds ?? 0
         }
-        let offset = (device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
+        let offset = (members[i].device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
+        let t = DeviceFrameTagger.shifted(frame.t, by: offset)
+        // Other devices' ids are looked at only when a pointer goes down and there are other
+        // devices; otherwise the ids are tagged in place (nothing taken out and put back).
+        if members.count == 1 || !frame.events.contains(where: { $0.phase == .down }) {
+            tagger.tag(&frame, t: t, device: members[i].tag, ids: &members[i].ids) { _ in false }
+            return
+        }
         // Taken out while tagging, so the other members can be looked at meanwhile.
         var ids = members[i].ids
-        members[i].ids = [:]
-        tagger.tag(&frame, t: DeviceFrameTagger.shifted(frame.t, by: offset), device: members[i].tag, ids: &ids) { id in
-            members.contains { $0.ids.values.contains(id) }
+        members[i].ids = DevicePointerIds()
+        tagger.tag(&frame, t: t, device: members[i].tag, ids: &ids) { id in
+            members.contains { $0.ids.gives(id) }
         }
         members[i].ids = ids
     }

@@ -10,13 +10,15 @@ struct DeviceFrameTagger {
 
     /// `ids`: the device's own id → the id given out, for its pointers down. `downElsewhere`
     /// says whether another device has an id down. `device` nil keeps what the events name.
-    mutating func tag(_ frame: inout Frame, t: Double, device: PointerDevice?, ids: inout [Int: Int],
+    mutating func tag(_ frame: inout Frame, t: Double, device: PointerDevice?, ids: inout DevicePointerIds,
                       downElsewhere: (Int) -> Bool) {
         frame.t = t
         for k in frame.events.indices {
             let raw = frame.events[k].id
-            var id = ids[raw] ?? raw
-            if frame.events[k].phase == .down {
+            let phase = frame.events[k].phase
+            // A device with no pointer down under another id keeps its own (no search).
+            var id = ids.isEmpty ? raw : ids[raw] ?? raw
+            if phase == .down {
                 if downElsewhere(id) {
                     id = nextFreshId
                     nextFreshId += 1
@@ -28,7 +30,7 @@ struct DeviceFrameTagger {
             if frame.events[k].id != id { frame.events[k].id = id }
             if frame.events[k].t != t { frame.events[k].t = t }
             if let device, frame.events[k].device !== device { frame.events[k].device = device }
-            if frame.events[k].phase == .up || frame.events[k].phase == .cancel { ids[raw] = nil }
+            if phase == .up || phase == .cancel { ids[raw] = nil }
         }
     }
 

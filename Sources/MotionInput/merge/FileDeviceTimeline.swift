@@ -8,7 +8,7 @@ import MotionGestures
 /// is an error at its place, as in a recording of one device.
 final class FileDeviceTimeline {
     private var tagger = DeviceFrameTagger()
-    private var ids: [[Int: Int]]
+    private var ids: [DevicePointerIds]
     /// Each device's t 0 from the shared one, in microseconds; nil until its first frame.
     private var offsets: [Int64?]
     private var origin: (sec: Int64, usec: Int64)?
@@ -17,7 +17,7 @@ final class FileDeviceTimeline {
     private var lastFrameT = 0.0
 
     init(devices: Int) {
-        ids = Array(repeating: [:], count: devices)
+        ids = Array(repeating: DevicePointerIds(), count: devices)
         offsets = Array(repeating: nil, count: devices)
     }
 
@@ -74,9 +74,9 @@ final class FileDeviceTimeline {
     private func tag(_ frame: inout Frame, t: Double, device k: Int) {
         // Taken out while tagging, so the other devices' can be looked at meanwhile.
         var own = ids[k]
-        ids[k] = [:]
+        ids[k] = DevicePointerIds()
         tagger.tag(&frame, t: t, device: nil, ids: &own) { id in
-            ids.contains { $0.values.contains(id) }
+            ids.contains { $0.gives(id) }
         }
         ids[k] = own
     }
