@@ -60,7 +60,7 @@ let package = Package(
         // The run loop, output writer and commands' logic.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "MotionInput", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.

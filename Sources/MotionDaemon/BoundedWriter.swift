@@ -18,6 +18,8 @@ public final class BoundedWriter: @unchecked Sendable {
         var closed = false
         /// The thread has ended: everything queued was written, or writing failed.
         var finished = false
+        /// Batches the thread has taken out of `pending` to write.
+        var batchesTaken = 0
     }
 
     /// Bytes waiting to be written before lines are dropped.
@@ -71,6 +73,10 @@ public final class BoundedWriter: @unchecked Sendable {
         if state.withLock({ !$0.pending.isEmpty }) { signal() }
     }
 
+    /// Batches the writer thread has taken to write so far: for tests, which wait for it to
+    /// hold one (blocked on a full pipe) before they count what fits behind it.
+    public var batchesTaken: Int { state.withLock { $0.batchesTaken } }
+
     /// Wake-ups sent to the writer thread so far: for tests.
     public var wakeUps: Int { ready.lock(); defer { ready.unlock() }; return signals }
     private var signals = 0
@@ -113,6 +119,7 @@ public final class BoundedWriter: @unchecked Sendable {
             let (bytes, closed) = state.withLock { state -> ([UInt8], Bool) in
                 let bytes = state.pending
                 state.pending.removeAll(keepingCapacity: true)
+                if !bytes.isEmpty { state.batchesTaken += 1 }
                 return (bytes, state.closed)
             }
             if !bytes.isEmpty {

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import MotionLua
 #if canImport(Glibc)
@@ -32,6 +33,10 @@ public final class Watchdog: Sendable {
     }
 
     deinit { timer?.end() }
+
+    /// The kernel's id of the watchdog's thread (its /proc/self/task entry), once it runs: for
+    /// tests, which look for that one thread rather than count a process's threads.
+    public var threadID: pid_t? { timer?.threadID }
 
     /// Starts a stretch of work bounded by `timeout`, from now; at its limit `limiter`'s state
     /// (when given) is stopped.
@@ -106,6 +111,10 @@ extension Watchdog {
         /// Signalled, and not looked yet: another signal would change nothing.
         private var signalPending = false
         private var lastLength = 0.0
+        private var kernelThreadID: pid_t?
+
+        /// The kernel's id of the thread, once it runs (nil before): for tests.
+        public var threadID: pid_t? { locked(signal: { _ in false }) { kernelThreadID } }
 
         /// How many times the thread was signalled so far: a test of the rule above.
         public var signals: Int { locked(signal: { _ in false }) { signalCount } }
@@ -212,6 +221,7 @@ extension Watchdog {
             pthread_sigmask(SIG_BLOCK, &signals, nil)
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
+            kernelThreadID = gettid()
             while !ended {
                 signalPending = false
                 let now = Clock.monotonic()

@@ -36,14 +36,23 @@ import MotionInput
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) & ~O_NONBLOCK)
         let writer = BoundedWriter(sink: LineSink(fileDescriptor: fds[1]), capacity: 1000)
         let line = Array(#"{"t":1.5,"plugin":"a","name":"x","value":1}"#.utf8) + [10]
+        // The first line is taken by the thread, which then blocks on the full pipe. Waiting
+        // for that (an event, not a time: under load the thread could otherwise first run
+        // after the buffer filled, take all of it and make room for lines meant to be dropped).
+        line.withUnsafeBufferPointer { writer.append($0) }
+        let deadline = Clock.monotonic() + 30
+        while writer.batchesTaken == 0 && Clock.monotonic() < deadline { usleep(200) }
+        #expect(writer.batchesTaken == 1)
         // Appending never waits: once the buffer is full, lines are dropped.
-        var appended = 0
+        var appended = 1
         while writer.droppedTotal == 0 && appended < 100_000 {
             line.withUnsafeBufferPointer { writer.append($0) }
             appended += 1
         }
-        #expect(appended < 100)
+        // The one line held by the thread, the 22 lines of 45 bytes that fit in 1000, one dropped.
+        #expect(appended == 1 + 1000 / line.count + 1)
         for _ in 0..<9 { line.withUnsafeBufferPointer { writer.append($0) } }
+        #expect(writer.batchesTaken == 1)
         let dropped = writer.droppedTotal
         #expect(dropped == 10)
         // The reader comes back: everything queued arrives, then a note of what was missed.

@@ -107,8 +107,10 @@ import MotionGestures
     }
 
     @Test func outgrowingTheMemoryCapFailsThePlugin() throws {
+        // A time limit far away: the memory cap is tested, and under ASan and load filling
+        // 2 MiB took longer than the default 0.2 s (the plugin ended "disabled", by timeout).
         let bad = """
-            -- motionscript: memory=2
+            -- motionscript: memory=2 timeout=30
             local t = {}
             motion.pointers():subscribe(function(p)
               if p.phase == "up" then for i = 1, 1e7 do t[i] = {i} end end

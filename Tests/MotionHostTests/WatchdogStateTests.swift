@@ -7,21 +7,34 @@ import Testing
 /// raises once Lua code runs), and ends the process only when the stretch is still blocked in C
 /// a grace period later. Its thread ends with it.
 @Suite struct WatchdogStateTests {
-    private func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
-    }
-
     @Test func aWatchdogsThreadEndsWithIt() throws {
-        let before = threadCount()
+        // The watchdogs' own threads, by id: counting the process's threads raced the other
+        // suites, which start and end threads of their own meanwhile (under load, more than
+        // the margin allowed).
+        var ids: [pid_t] = []
         do {
             var watchdogs: [Watchdog] = []
             for _ in 0..<20 { watchdogs.append(Watchdog(timeout: 30, what: "test")) }
             watchdogs[3].arm()
-            #expect(threadCount() >= before + 20)
+            ids = waitFor(watchdogs.compactMap(\.threadID)) { $0.count == 20 }
+            #expect(ids.count == 20)
+            #expect(ids.allSatisfy(taskExists))
         }
-        // Other suites run in parallel and start threads of their own: 20 would not vanish
-        // by chance, and the count is back within that noise.
-        #expect(threadCount() < before + 10)
+        // Each thread was joined; the kernel removes its entry as it finishes exiting.
+        #expect(waitFor(ids.filter(taskExists)) { $0.isEmpty } == [])
+    }
+
+    private func taskExists(_ id: pid_t) -> Bool { access("/proc/self/task/\(id)", F_OK) == 0 }
+
+    /// `value()` once `done` holds, or its last value after 10 s (a hang guard, not a timing).
+    private func waitFor<T>(_ value: @autoclosure () -> T, until done: (T) -> Bool) -> T {
+        let deadline = Clock.monotonic() + 10
+        var current = value()
+        while !done(current), Clock.monotonic() < deadline {
+            usleep(500)
+            current = value()
+        }
+        return current
     }
 
     /// A daemon arms and disarms around every call into every plugin: that must not wake the
