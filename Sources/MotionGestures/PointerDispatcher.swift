@@ -18,6 +18,9 @@ public final class PointerDispatcher {
     /// to the count at the start of a walk sees exactly the recognizers there were then, even if
     /// one is added meanwhile (a script making a recognizer from a callback).
     private var reached: [Unmanaged<GestureRecognizer>] = []
+    /// Those of `reached` that decide on time alone (taps, holds): the only ones `advance(to:)`
+    /// has anything to do for, walked the same way.
+    private var timed: [Unmanaged<GestureRecognizer>] = []
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
     private var pointerListeners = ListenerList<(PointerEvent) -> Void>()
@@ -40,6 +43,7 @@ public final class PointerDispatcher {
     public func add(_ recognizer: GestureRecognizer) {
         recognizers.append(recognizer)
         reached.append(Unmanaged.passUnretained(recognizer))
+        if recognizer.advancesWithTime { timed.append(Unmanaged.passUnretained(recognizer)) }
         recognizer.focus = focus
         recognizer.serial = recognizers.count
         if let recognizerObserver { recognizer.observer = recognizerObserver }
@@ -66,10 +70,10 @@ public final class PointerDispatcher {
     /// creation order, then `clock` runs the actions due by then.
     public func advance(to t: Double) {
         if t.isFinite && t > time { time = t }
-        let count = reached.count
+        let count = timed.count
         var i = 0
         while i < count {
-            reached[i]._withUnsafeGuaranteedRef { $0.advance(to: t) }
+            timed[i]._withUnsafeGuaranteedRef { $0.advance(to: t) }
             i += 1
         }
         clock.advance(to: t)

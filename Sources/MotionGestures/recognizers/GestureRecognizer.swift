@@ -81,6 +81,7 @@ open class GestureRecognizer {
         pointers.reserveCapacity(10)
         lifted.reserveCapacity(10)
         appRejected.reserveCapacity(10)
+        advancesWithTime = decidesOnTime
     }
 
     /// How many pointers the recognizer follows at most.
@@ -88,7 +89,11 @@ open class GestureRecognizer {
 
     /// Whether the recognizer makes decisions when input time passes without a frame (a tap's
     /// interval, a hold's duration): its values are then stamped with the time they fell due.
+    /// `advance(to:)` is called only when this is true (an override of it must say so here).
     open var decidesOnTime: Bool { false }
+    /// `decidesOnTime`, read once when made: each frame (and the dispatcher's walk) skips the
+    /// call into an `advance(to:)` that decides nothing, for every recognizer but taps and holds.
+    var advancesWithTime = false
 
     /// The fewest pointers the gesture is made with when `fingers` is not set: 1, and 2 for
     /// swipes and holds (one finger on a touchpad moves or rests as the pointer; a one-finger
@@ -102,7 +107,7 @@ open class GestureRecognizer {
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
     public func handle(_ frame: Frame) {
-        advance(to: frame.t)
+        if advancesWithTime { advance(to: frame.t) }
         if !heldForRequirement.isEmpty, !failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
             // The recognizers waited for stopped without failing or recognizing (disabled).
             releaseHeld(at: value.t, rival: nil)
@@ -235,7 +240,8 @@ open class GestureRecognizer {
     /// Makes the decisions that fall due when input time reaches `t` with no new input (a tap
     /// that waited past its interval fails). Called by `handle(_:)` before each frame and by the
     /// host for the end of input (`advance(to: .infinity)`); decisions are stamped with the time
-    /// they fell due, not with `t`. Time never goes back: an earlier `t` does nothing.
+    /// they fell due, not with `t`. Time never goes back: an earlier `t` does nothing. Only
+    /// recognizers whose `decidesOnTime` is true are advanced by frames and the dispatcher.
     open func advance(to t: Double) {}
 
     /// `devices = "touchpad"` (or a list): only pointers from live devices matching one of these

@@ -107,7 +107,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     public override func advance(to t: Double) {
-        if let pending = waiting, !requirements.contains(where: { $0.recognizer.isInProgress }) {
+        // `waiting` is tested before it is read: binding it would copy the snapshot every frame.
+        if waiting != nil, !requirements.contains(where: { $0.recognizer.isInProgress }), let pending = waiting {
             // A requirement that stopped without failing or recognizing (it was disabled): the
             // waiting tap no longer has anything to wait for.
             waiting = nil
