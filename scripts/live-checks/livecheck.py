@@ -152,8 +152,12 @@ def key_values(device, code):
             for event in device.read_loop():
                 if event.type == e.EV_KEY and event.code == code:
                     values.append(event.value)
-        except OSError:
-            pass
+                elif event.type == e.EV_SYN and event.code == e.SYN_DROPPED:
+                    # The kernel dropped events for this reader: say so in the list.
+                    values.append("SYN_DROPPED")
+        except OSError as error:
+            if error.errno != 19:  # ENODEV: the device went away at the end
+                values.append(f"reader ended: {error!r}")
 
     threading.Thread(target=read, daemon=True).start()
     return values
