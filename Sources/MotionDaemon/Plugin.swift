@@ -24,7 +24,13 @@ public final class Plugin {
     /// The pipeline's runtime while the plugin runs (nil otherwise), kept here: it is read for
     /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
-    @exclusivity(unchecked) private var running: LuaRuntime?
+    @exclusivity(unchecked) private var running: LuaRuntime? {
+        didSet { runningRef = running.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
+    /// per plugin (some 40 instructions a call). Only a call that failed or asked to disable
+    /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
+    @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
     @exclusivity(unchecked) public private(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
@@ -180,17 +186,32 @@ public final class Plugin {
     /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
     /// down for its next version).
     func handle(_ frame: Frame, from start: Double) -> Double {
-        guard let runtime = running else { return start }
+        guard let ref = runningRef else { return start }
         // Straight to the runtime: the pipeline's `handle` would track the fingers (the host
         // does, once for all) and note the error that stops the version (here `stopped(by:)`
         // closes it at once). Spelled out rather than through `bounded`: a closure would copy
-        // the frame for every plugin.
-        begin(runtime, from: start)
-        do {
-            try runtime.handle(frame)
-        } catch {
-            failed(error)
+        // the frame for every plugin. Nothing inside the call closes the runtime (a callback's
+        // error only asks for it, `disableRequested`), so `running` holds it throughout.
+        let failure = ref._withUnsafeGuaranteedRef { runtime -> Error? in
+            begin(runtime, from: start)
+            do {
+                try runtime.handle(frame)
+            } catch {
+                return error
+            }
+            return nil
         }
+        if failure != nil || disableRequested != nil {
+            return settle(ref.takeUnretainedValue(), failure, from: start)
+        }
+        return end(from: start)
+    }
+
+    /// The end of a call that failed or asked to disable the plugin: the runtime held here, as
+    /// closing the plugin may release the plugin's own reference to it.
+    @inline(never)
+    private func settle(_ runtime: LuaRuntime, _ failure: Error?, from start: Double) -> Double {
+        if let failure { failed(failure) }
         return end(runtime, from: start)
     }
 
@@ -244,16 +265,23 @@ public final class Plugin {
     /// A call ended: the clock read, charged to the plugin and returned for the next call.
     @inline(__always)
     private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
+        let end = end(from: start)
+        if let reason = disableRequested {
+            disableRequested = nil
+            disable(at: runtime.time, reason: reason)
+        }
+        return end
+    }
+
+    /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
+    @inline(__always)
+    private func end(from start: Double) -> Double {
         let end = clock?() ?? Clock.monotonic()
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
         // clearing it cost a second deadline set per call.
         if limits.timeout > 0 { watchdog?.leave() }
         busySeconds += end - start
-        if let reason = disableRequested {
-            disableRequested = nil
-            disable(at: runtime.time, reason: reason)
-        }
         return end
     }
 

@@ -332,8 +332,8 @@ public final class LuaRuntime {
         // (Through an unretained reference: the dispatcher holds its clock for the runtime's
         // life, and a retain and a release around this one look cost as much as the look.)
         guard pendingError == nil,
-              let next = Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.nextTime }),
-              next < t else { return }
+              Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: t) })
+        else { return }
         settleDue(before: t)
     }
 
