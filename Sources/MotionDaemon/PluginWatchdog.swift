@@ -48,7 +48,9 @@ public final class PluginWatchdog: Sendable {
         static func pack(limit: Double, slot: Int, stoppable: Bool) -> UInt64 {
             // Whole milliseconds, one more than the limit's (never earlier than it); a limit out
             // of range (negative, or past 2^46 ms: 2,000 years of uptime) is the largest.
-            let ms = limit > 0 && limit < 70_000_000_000 ? UInt64(limit * 1000) + 1 : (limit > 0 ? 1 << 46 : 0)
+            // (In range, so converted without UInt64's checks: each plugin call packs one.)
+            let ms = limit > 0 && limit < 70_000_000_000
+                ? UInt64(truncatingIfNeeded: Int64(limit * 1000)) &+ 1 : (limit > 0 ? 1 << 46 : 0)
             return ms << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
         }
 
