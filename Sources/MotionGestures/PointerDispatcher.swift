@@ -60,8 +60,15 @@ public final class PointerDispatcher {
             i += 1
         }
         if !pointerListeners.isEmpty {
-            for event in frame.events {
-                pointerListeners.forEach { $0(event) }
+            // By index, and the one listener (the usual case) called without a snapshot of the
+            // list, asked again for each event (a listener may remove itself).
+            let events = frame.events
+            for k in events.indices {
+                if let only = pointerListeners.only {
+                    only(events[k])
+                } else {
+                    pointerListeners.forEach { $0(events[k]) }
+                }
             }
         }
     }

@@ -131,6 +131,16 @@ open class GestureRecognizer {
             peakPointers = 0
         } else {
             pointers.withUnsafeMutableBufferPointer { tracked in
+                if tracked.count == 1 && events.count == 1 {
+                    // The commonest frame (one finger moving), without the loops' set-up.
+                    tracked[0].start = tracked[0].position
+                    tracked[0].existedBefore = true
+                    if onlyMoves && tracked[0].id == events[0].id {
+                        tracked[0].position = Point(x: events[0].x, y: events[0].y)
+                        touched = true
+                    }
+                    return
+                }
                 for i in tracked.indices {
                     tracked[i].start = tracked[i].position
                     tracked[i].existedBefore = true
