@@ -1,7 +1,6 @@
 import Foundation
 import MotionCheck
 import MotionGestures
-import MotionHost
 import MotionLua
 
 /// One plugin: a file at the top of the config folder, the Lua state running its current

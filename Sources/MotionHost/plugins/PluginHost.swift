@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import MotionGestures
-import MotionHost
 import MotionLua
 
 /// Every plugin of a config folder, each in a Lua state of its own, fed the same frames in
