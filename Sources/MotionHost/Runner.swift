@@ -136,9 +136,14 @@ public enum Runner {
     /// A script that is a FIFO, pipe or device is read here, as event files are: Lua's own
     /// `fopen` would wait in `open` for a writer past every signal. Regular files are left to Lua.
     public static func readScriptIfStream(_ runtime: LuaRuntime) throws {
+        if let text = try scriptTextIfStream(runtime.scriptPath) { runtime.scriptText = text }
+    }
+
+    /// The text of a script that is a FIFO, pipe or device (nil: a regular file, left to Lua).
+    public static func scriptTextIfStream(_ path: String) throws -> [UInt8]? {
         var info = stat()
-        guard stat(runtime.scriptPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
-        runtime.scriptText = try readWholeInput(path: runtime.scriptPath, limit: Self.maxStreamedScript)
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return try readWholeInput(path: path, limit: Self.maxStreamedScript)
     }
 
     /// The longest script read from a stream (a regular file has no such bound but memory's).
@@ -203,30 +208,25 @@ public enum Runner {
         // SIGINT/SIGTERM wake the read (when the command catches them).
         Interruption.wake(device.control.stopFileDescriptor)
         defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
-                                     sandbox: options.sandbox)
-        defer { runtime.close() }
-        runtime.actions = ActionSession(host: options.actions)
-        runtime.dispatcher.recognizerObserver = options.recognizerObserver
-        setScreen(of: runtime, options.input, source: device.firstDevice)
-        fixApp(of: runtime, options)
+        // The script is the plugin host's one plugin, under run's policy (`PluginHost(script:)`).
+        let host = PluginHost(script: options, output: output)
+        defer { host.close() }
+        host.screenSource = device.firstDevice
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
-        try readScriptIfStream(runtime)
-        try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
+        try host.loadScript()
         // The setup's lines leave before the first wait for input.
         (output as? JSONLinesOutput)?.flush()
-        runtime.onCallbackError = { [unowned runtime] error in
+        host.onScriptCallbackError = { error, t in
             (output as? JSONLinesOutput)?.flush()
             // Live input has no file to point into: the input time says when.
-            diagnostics("error: \(error.placed(at: runtime.time, nil).message)")
+            diagnostics("error: \(error.placed(at: t, nil).message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
+        let script = OneScript(host)
         let loop = LiveLoop(device: device)
         // The focused application (`apps =`): the provider's socket in the hub's one wait.
         let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in
-            try LiveFocus(tracker: tracker, device: device) { app in
-                try bounded(options, runtime) { runtime.setFocusedApp(app) }
-            }
+            try LiveFocus(tracker: tracker, device: device) { app in try script.setFocusedApp(app) }
         } : nil
         defer { focus?.close() }
         loop.hostDue = { focus?.secondsUntilDue }
@@ -238,8 +238,8 @@ public enum Runner {
             try focus?.pollIfDue()
             lines?.flush()
         }
-        let reason = try loop.run(BoundedLiveTarget(runtime, options: options) { runtime })
-        return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
+        let reason = try loop.run(script)
+        return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }
 
     /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.

@@ -8,12 +8,28 @@ import MotionLua
 /// `keep` values and the fingers down, and replaces it only if it loads), and the host's
 /// bookkeeping — its state, errors and limits. Everything that goes wrong here is this
 /// plugin's alone: it is reported under its name and never thrown to the host.
+///
+/// `run`'s script is the host's one plugin too (`init(script:)`, `PluginHost(script:)`): its
+/// lines go untagged to the run's output, nothing is said of its lifecycle, a callback error is
+/// reported as `run` reports it and switches that callback off, and an error that stops the
+/// script is kept (`scriptFailure`) for the host to end the run with, as `run` always has.
 public final class Plugin {
     public let name: String
     public let path: String
-    let output: PluginOutput
+    /// The daemon's plugins' output, tagged with the name (nil: `run`'s script, whose runtime
+    /// writes to the run's output itself).
+    let output: PluginOutput?
     let pipeline: ReloadingPipeline
-    var router: OutputRouter { output.router }
+    let router: OutputRouter
+    /// `run`'s script rather than one of a folder's plugins.
+    let isScript: Bool
+    /// `run`'s script: the error that stopped it (the run ends with it).
+    @exclusivity(unchecked) var scriptFailure: ScriptError?
+    /// `run`'s script: told of each callback error (which switched that callback off), with the
+    /// input time it happened at.
+    var onScriptCallbackError: ((ScriptError, Double) -> Void)?
+    /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
+    @exclusivity(unchecked) var runWatchdog: Watchdog?
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
     // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
     // check (about 75 instructions an access, through thread-local storage) is off for them.
@@ -62,7 +78,10 @@ public final class Plugin {
         self.name = name
         self.path = path
         self.limits = limits
-        output = PluginOutput(name: name, router: router)
+        self.router = router
+        isScript = false
+        let output = PluginOutput(name: name, router: router)
+        self.output = output
         var options = options
         options.scriptPath = path
         options.profile = PluginProfile.source(plugin: name)
@@ -76,6 +95,23 @@ public final class Plugin {
         // The lifecycle line comes before every line of the version it announces.
         pipeline.willSwap = { [unowned self] in
             router.lifecycle(t: pipeline.startTime, plugin: name, status: version > 1 ? .reloaded : .loaded, version: version)
+        }
+    }
+
+    /// `run`'s script as the host's one plugin: its library as `run` gives it (the whole standard
+    /// library, or `--sandbox`'s), its arguments, the run's limits (`--timeout` per call on live
+    /// input, `--memory`), its lines written by its runtime to `output` as they are.
+    init(script options: RunOptions, output: MotionOutput, router: OutputRouter) {
+        path = options.scriptPath
+        name = FileWatcherNames.base(path)
+        limits = PluginLimits(timeout: options.timeout, memoryMiB: 0)
+        self.router = router
+        self.output = nil
+        isScript = true
+        pipeline = ReloadingPipeline(options, output: output)
+        // A callback that raises is switched off and reported as `run` reports it.
+        pipeline.onCallbackError = { [unowned self] error in
+            onScriptCallbackError?(error, pipeline.runtime?.time ?? 0)
         }
     }
 
@@ -122,6 +158,7 @@ public final class Plugin {
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
             watchdog.arm(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
         }
+        let output = output!
         (output.collected, output.collecting) = ([], true)
         let result = pipeline.reload()
         output.collecting = false
@@ -142,16 +179,31 @@ public final class Plugin {
         }
     }
 
+    /// `run`'s script: loads it (a script read from a pipe or FIFO is read here, as `run` reads
+    /// it) under the run's watchdog; an error is thrown, as `run` ends with it.
+    func loadScript() throws {
+        pipeline.scriptText = try Runner.scriptTextIfStream(path)
+        let result = runWatchdog.map { watchdog in watchdog.bounding { pipeline.reload() } } ?? pipeline.reload()
+        switch result {
+        case .success:
+            state = .running
+        case .failure(let error):
+            state = .failed
+            throw error
+        }
+    }
+
     /// What `check` finds in the version just loaded (docs/daemon.md): said in the log under the
     /// plugin's name, at its priority, and kept for `ctl status` with the runtime's warnings of
     /// the load. An error-level finding (an unknown key name in a callback, say) does not stop
     /// the load: the plugin's other gestures work, and that call fails when it runs.
     private func checkSource(_ source: String) {
-        let found = PluginCheck.textFindings(file: path, text: source, runtimeLines: output.collected)
+        let collected = output?.collected ?? []
+        let found = PluginCheck.textFindings(file: path, text: source, runtimeLines: collected)
         for finding in found {
             router.diagnostic(name, "\(finding.severity.rawValue): \(path)\(finding.line.map { ":\($0)" } ?? ""): \(finding.message)")
         }
-        findings = output.collected.filter { $0.hasPrefix("warning: ") || $0.hasPrefix("error: ") }
+        findings = collected.filter { $0.hasPrefix("warning: ") || $0.hasPrefix("error: ") }
             + found.map { "\($0.severity.rawValue): \(path)\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }
     }
 
@@ -234,6 +286,7 @@ public final class Plugin {
         guard timeout > 0 else { return }
         runtime.setDeadline(start + timeout)
         if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
+        runWatchdog?.arm(stopping: runtime.limiter, now: start)
     }
 
     private func failed(_ error: Error) {
@@ -243,6 +296,15 @@ public final class Plugin {
     /// A call ended: the clock read, charged to the plugin and returned for the next call.
     @inline(__always)
     private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
+        // `run`'s one script: no CPU time to account for (no `ctl status`), no next plugin to
+        // start a time limit for; its state's deadline is cleared, as `run` clears it.
+        if isScript {
+            if limits.timeout > 0 {
+                runWatchdog?.disarm()
+                runtime.setDeadline(0)
+            }
+            return start
+        }
         let end = clock?() ?? Clock.monotonic()
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
@@ -274,6 +336,13 @@ public final class Plugin {
     /// The running version stopped at an error it cannot go on from (a time limit, memory, an
     /// error outside a callback): its state is closed, releasing what it held.
     private func stopped(by error: ScriptError) {
+        // `run`'s script: the run ends with the error (an interruption's too), its state closing
+        // with the host.
+        if isScript {
+            scriptFailure = scriptFailure ?? error
+            state = .failed
+            return
+        }
         // Ctrl-C stops the host, not the plugin.
         if Interruption.isRequested { return }
         let t = pipeline.runtime?.time ?? 0
@@ -307,10 +376,10 @@ public final class Plugin {
 
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
-    func unload(at t: Double, announce: Bool = true) {
+    func unload(at t: Double?, announce: Bool = true) {
         closePipeline(at: t)
         guard announce else { return }
-        router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
+        router.lifecycle(t: t ?? 0, plugin: name, status: .unloaded, version: version)
         state = .failed
     }
 

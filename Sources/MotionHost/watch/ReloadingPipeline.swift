@@ -53,6 +53,9 @@ public final class ReloadingPipeline: LiveTarget {
     /// Whether every version writes its focus changes as app lines (`LuaRuntime.writesFocusChanges`);
     /// the daemon writes one line per change for all its plugins instead.
     public var writesFocusChanges = true
+    /// The script's text when it was read by the host (a script that is a pipe or FIFO, read
+    /// once: `Runner.scriptTextIfStream`); nil: Lua reads the file at each load.
+    public var scriptText: [UInt8]?
 
     /// Told of the recognizers' state changes with their reasons, in this version and every
     /// later one (`ctl monitor --recognizers`); nil: nobody listens.
@@ -107,6 +110,7 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.writesFocusChanges = writesFocusChanges
         if case .some(let app) = focusedApp { candidate.setFocusedApp(app) }
         candidate.setTimeout(options.timeout)
+        if let scriptText { candidate.scriptText = scriptText }
         do {
             try candidate.load(arguments: options.scriptArguments)
         } catch {

@@ -1,0 +1,46 @@
+import MotionGestures
+import MotionLua
+
+/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Runner.replay`): the error
+/// that stopped the script is thrown after the call that met it, ending the run with it as
+/// `run` always has; a time limit bounds each call on live input (`Plugin`). On live input a
+/// stop requested while waiting (Ctrl-C) lets the last frame, which cancels the pointers still
+/// down, and the settling at the end run uninterrupted.
+public final class OneScript: ReplayTarget {
+    public let host: PluginHost
+
+    public init(_ host: PluginHost) {
+        self.host = host
+    }
+
+    public func handle(_ frame: Frame) throws {
+        if Interruption.isRequested { Interruption.disarm() }
+        host.handle(frame)
+        if let failure = host.scriptFailure { throw failure }
+    }
+
+    public var nextDueTime: Double? { host.nextDueTime }
+
+    public func advance(to t: Double) throws {
+        host.advance(to: t)
+        if let failure = host.scriptFailure { throw failure }
+    }
+
+    public func finish() throws {
+        if Interruption.isRequested { Interruption.disarm() }
+        host.finish()
+        if let failure = host.scriptFailure { throw failure }
+    }
+
+    /// A desktop provider's focus change (`apps =`), under the time limit like any call.
+    public func setFocusedApp(_ app: AppInfo?) throws {
+        host.setFocusedApp(app)
+        if let failure = host.scriptFailure { throw failure }
+    }
+
+    /// The script's input time (where an error is placed), which may be behind the last frame's
+    /// when it failed in work that fell due before it.
+    public var time: Double { host.script?.pipeline.runtime?.time ?? host.time }
+    public var scriptPath: String { host.scriptPath }
+    public func note(_ line: String) { host.script?.pipeline.output.log(line) }
+}
