@@ -58,29 +58,25 @@ public struct RunOptions {
 }
 
 public enum Runner {
-    /// Runs a script over an event file (or only its setup when there is none).
+    /// Runs a script over an event file (or only its setup when there is none): the plugin
+    /// host's one plugin (`PluginHost(script:)`), under a time limit for the whole run.
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
         // The watchdog covers the whole run, opening the input included.
         options.watchdog?.arm()
         defer { options.watchdog?.disarm() }
         // Open the input first: a bad events path is reported before the script runs.
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
-                                     sandbox: options.sandbox)
-        defer { runtime.close() }
-        // From here on the watchdog stops this state first, the process only as the last resort.
-        options.watchdog?.arm(stopping: runtime.limiter)
         // The time limit covers the whole run: setup, every frame and the end of input.
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
-        runtime.actions = ActionSession(host: options.actions)
-        runtime.dispatcher.recognizerObserver = options.recognizerObserver
-        setScreen(of: runtime, options.input, source: source)
-        fixApp(of: runtime, options)
-        runtime.setTimeout(options.timeout)
-        try readScriptIfStream(runtime)
-        try runtime.load(arguments: options.scriptArguments)
-        guard let source else { return try runtime.finish() }
-        try feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
+        let host = PluginHost(script: options, output: output, limitsEachCall: false)
+        defer { host.close() }
+        host.screenSource = source
+        try host.loadScript()
+        // From here on the watchdog stops this state first, the process only as the last resort.
+        host.limitWholeRun(until: deadline)
+        let script = OneScript(host)
+        guard let source else { return try script.finish() }
+        try replay(source, to: script, timeout: options.timeout, deadline: deadline)
     }
 
     /// Feeds every frame; checks the time limit between frames too, since a slow pipeline
@@ -222,7 +218,7 @@ public enum Runner {
             diagnostics("error: \(error.placed(at: t, nil).message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
-        let script = OneScript(host)
+        let script = OneScript(host, live: true)
         let loop = LiveLoop(device: device)
         // The focused application (`apps =`): the provider's socket in the hub's one wait.
         let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in

@@ -8,34 +8,37 @@ import MotionLua
 /// down, and the settling at the end run uninterrupted.
 public final class OneScript: ReplayTarget {
     public let host: PluginHost
+    /// Live input: a stop requested while waiting does not interrupt the last frame.
+    let live: Bool
 
-    public init(_ host: PluginHost) {
+    public init(_ host: PluginHost, live: Bool = false) {
         self.host = host
+        self.live = live
     }
 
     public func handle(_ frame: Frame) throws {
-        if Interruption.isRequested { Interruption.disarm() }
+        if live && Interruption.isRequested { Interruption.disarm() }
         host.handle(frame)
-        if let failure = host.scriptFailure { throw failure }
+        if let failure = host.takeScriptFailure() { throw failure }
     }
 
     public var nextDueTime: Double? { host.nextDueTime }
 
     public func advance(to t: Double) throws {
         host.advance(to: t)
-        if let failure = host.scriptFailure { throw failure }
+        if let failure = host.takeScriptFailure() { throw failure }
     }
 
     public func finish() throws {
-        if Interruption.isRequested { Interruption.disarm() }
+        if live && Interruption.isRequested { Interruption.disarm() }
         host.finish()
-        if let failure = host.scriptFailure { throw failure }
+        if let failure = host.takeScriptFailure() { throw failure }
     }
 
     /// A desktop provider's focus change (`apps =`), under the time limit like any call.
     public func setFocusedApp(_ app: AppInfo?) throws {
         host.setFocusedApp(app)
-        if let failure = host.scriptFailure { throw failure }
+        if let failure = host.takeScriptFailure() { throw failure }
     }
 
     /// The script's input time (where an error is placed), which may be behind the last frame's

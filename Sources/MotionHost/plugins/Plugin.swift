@@ -25,9 +25,15 @@ public final class Plugin {
     let isScript: Bool
     /// `run`'s script: the error that stopped it (the run ends with it).
     @exclusivity(unchecked) var scriptFailure: ScriptError?
-    /// `run`'s script: told of each callback error (which switched that callback off), with the
-    /// input time it happened at.
-    var onScriptCallbackError: ((ScriptError, Double) -> Void)?
+    /// `run`'s script on live input: told of each callback error (which switched that callback
+    /// off), with the input time it happened at. Nil (a file): the first error stops the script.
+    var onScriptCallbackError: ((ScriptError, Double) -> Void)? {
+        didSet {
+            pipeline.onCallbackError = onScriptCallbackError == nil ? nil : { [unowned self] error in
+                onScriptCallbackError?(error, pipeline.runtime?.time ?? 0)
+            }
+        }
+    }
     /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
     @exclusivity(unchecked) var runWatchdog: Watchdog?
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
@@ -40,7 +46,7 @@ public final class Plugin {
     /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
     @exclusivity(unchecked) private var running: LuaRuntime?
-    @exclusivity(unchecked) public private(set) var limits: PluginLimits
+    @exclusivity(unchecked) public internal(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
     public private(set) var lastError: String?
@@ -109,10 +115,8 @@ public final class Plugin {
         self.output = nil
         isScript = true
         pipeline = ReloadingPipeline(options, output: output)
-        // A callback that raises is switched off and reported as `run` reports it.
-        pipeline.onCallbackError = { [unowned self] error in
-            onScriptCallbackError?(error, pipeline.runtime?.time ?? 0)
-        }
+        // One version: its setup writes and acts as it goes (`--watch` stages each version's).
+        pipeline.stagesSetup = false
     }
 
     public var version: Int { pipeline.loads }

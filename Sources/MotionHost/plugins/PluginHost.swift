@@ -82,20 +82,24 @@ public final class PluginHost: LiveTarget {
 
     /// `run`'s host: one plugin, the script of `options`, writing to `output` (the run's own,
     /// which stops the run itself when it cannot be written). Its fingers down are tracked only
-    /// for reloads (`tracksPointers`). Load it with `loadScript`.
-    public init(script options: RunOptions, output: MotionOutput) {
+    /// for reloads (`tracksPointers`). Load it with `loadScript`. `limitsEachCall`: live input,
+    /// where `--timeout` bounds each call as a plugin's limit does; false: a run over a file,
+    /// bounded as a whole (`limitWholeRun`).
+    public init(script options: RunOptions, output: MotionOutput, limitsEachCall: Bool = true) {
         self.options = options
         folder = ConfigFolder(scriptFolderOf: options.scriptPath)
         // Nothing reaches it: the script's lines go to `output`, and `run` has no lifecycle lines.
         router = OutputRouter(.memory)
-        defaults = PluginLimits(timeout: options.timeout, memoryMiB: 0)
+        defaults = PluginLimits(timeout: limitsEachCall ? options.timeout : 0, memoryMiB: 0)
         let script = Plugin(script: options, output: output, router: router)
         self.script = script
         tracksPointers = false
-        script.runWatchdog = options.watchdog
-        script.onScriptCallbackError = { [unowned self] error, t in
-            callbackErrors += 1
-            onScriptCallbackError?(error, t)
+        script.pipeline.pointers = pointers
+        script.pipeline.tracksPointers = false
+        if limitsEachCall {
+            script.runWatchdog = options.watchdog
+        } else {
+            script.limits.timeout = 0
         }
         // (Set in the initializer, `plugins` calls no observer.)
         plugins = [script]
@@ -105,9 +109,17 @@ public final class PluginHost: LiveTarget {
 
     /// `run`'s one plugin (nil: the daemon's folder of plugins).
     public let script: Plugin?
-    /// `run`'s script: told of each callback error (reported, that callback switched off) and
-    /// the input time it happened at.
-    public var onScriptCallbackError: ((ScriptError, Double) -> Void)?
+    /// `run`'s script on live input: told of each callback error (to report; that callback is
+    /// switched off and the run goes on) and the input time it happened at. Nil (a file): the
+    /// first error stops the script.
+    public var onScriptCallbackError: ((ScriptError, Double) -> Void)? {
+        didSet {
+            script?.onScriptCallbackError = onScriptCallbackError == nil ? nil : { [unowned self] error, t in
+                callbackErrors += 1
+                onScriptCallbackError?(error, t)
+            }
+        }
+    }
     /// `run`'s script: the callback errors it survived.
     public private(set) var callbackErrors = 0
     /// Whether the fingers down are tracked for the next version a plugin loads (not for `run`
@@ -124,6 +136,23 @@ public final class PluginHost: LiveTarget {
 
     /// `run`'s script: the error that stopped it, if one did.
     public var scriptFailure: ScriptError? { script?.scriptFailure }
+
+    /// `run`'s script: the error that stopped it, taken (a `--watch` session goes on with the
+    /// next version).
+    public func takeScriptFailure() -> ScriptError? {
+        guard let script, let failure = script.scriptFailure else { return nil }
+        script.scriptFailure = nil
+        return failure
+    }
+
+    /// `run` over a file: the time limit from the run's start bounds the whole run (its setup,
+    /// every frame, the end of input), the Lua hook's and the watchdog's, which stops this state
+    /// first and the process only as the last resort.
+    public func limitWholeRun(until deadline: Double) {
+        guard options.timeout > 0, let runtime = script?.pipeline.runtime else { return }
+        runtime.setDeadline(deadline)
+        options.watchdog?.arm(stopping: runtime.limiter)
+    }
 
     /// Why the host stopped before its input ended, nil while it runs: its output cannot be
     /// written any more. The loops (`HostLoop`) end at the next frame.
