@@ -8,18 +8,23 @@ import MotionLua
 /// down, and the settling at the end run uninterrupted.
 public final class OneScript: ReplayTarget {
     public let host: PluginHost
+    /// The host's one plugin.
+    let script: Plugin
     /// Live input: a stop requested while waiting does not interrupt the last frame.
     let live: Bool
 
     public init(_ host: PluginHost, live: Bool = false) {
+        precondition(host.script != nil, "OneScript runs the host of run's script")
         self.host = host
+        script = host.script!
         self.live = live
     }
 
+    /// The per-frame path: straight to the plugin (`PluginHost.handle` does the same).
     public func handle(_ frame: Frame) throws {
         if live && Interruption.isRequested { Interruption.disarm() }
-        host.handle(frame)
-        if let failure = host.takeScriptFailure() { throw failure }
+        if host.tracksPointers { host.pointers.track(frame) }
+        try script.handleScript(frame)
     }
 
     public var nextDueTime: Double? { host.nextDueTime }

@@ -45,7 +45,12 @@ public final class Plugin {
     /// The pipeline's runtime while the plugin runs (nil otherwise), kept here: it is read for
     /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
-    @exclusivity(unchecked) private var running: LuaRuntime?
+    @exclusivity(unchecked) private var running: LuaRuntime? {
+        didSet { runningRef = running.map(Unmanaged.passUnretained) }
+    }
+    /// The same runtime, held by `running`: `run`'s frame reaches it without a retain and a
+    /// release (as `PluginHost.reached`).
+    @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
     @exclusivity(unchecked) public internal(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
@@ -247,6 +252,42 @@ public final class Plugin {
             failed(error)
         }
         return end(runtime, from: start)
+    }
+
+    /// `run`'s script: one frame straight to its runtime — the whole per-frame path of `run`,
+    /// which costs what a runtime fed alone did (no clock read without a time limit) — throwing
+    /// the error that stopped the script (taken: a `--watch` session goes on).
+    @inline(__always)
+    func handleScript(_ frame: Frame) throws {
+        guard let running = runningRef else { return }
+        if limits.timeout > 0 { return try handleScriptBounded(frame, running.takeUnretainedValue()) }
+        do {
+            try running._withUnsafeGuaranteedRef { try $0.handle(frame) }
+        } catch {
+            try scriptFailed(error)
+        }
+    }
+
+    /// `handleScript` under the time limit (`--timeout` on live input).
+    private func handleScriptBounded(_ frame: Frame, _ runtime: LuaRuntime) throws {
+        begin(runtime, from: clock?() ?? Clock.monotonic())
+        do {
+            try runtime.handle(frame)
+        } catch {
+            _ = end(runtime, from: 0)
+            return try scriptFailed(error)
+        }
+        _ = end(runtime, from: 0)
+    }
+
+    /// `run`'s script met an error: the one that stops it is thrown (a callback error on live
+    /// input was reported and the script goes on).
+    private func scriptFailed(_ error: Error) throws {
+        failed(error)
+        if let failure = scriptFailure {
+            scriptFailure = nil
+            throw failure
+        }
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`

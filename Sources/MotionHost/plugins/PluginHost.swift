@@ -292,6 +292,13 @@ public final class PluginHost: LiveTarget {
 
     public func handle(_ frame: Frame) {
         time = max(time, frame.t)
+        // `run`'s script: the frame straight to its one plugin (its runtime takes an app line
+        // from the frame itself; no service, no pause).
+        if let script {
+            if tracksPointers { pointers.track(frame) }
+            try? script.handleScript(frame)
+            return
+        }
         // An event file's app line: its one line here; the plugins take it from the frame.
         if let change = frame.focus { _ = noteFocus(change.app, at: frame.t) }
         // The service's emergency-stop gesture sees every frame, paused or not.
