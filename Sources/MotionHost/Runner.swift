@@ -237,14 +237,4 @@ public enum Runner {
         let reason = try loop.run(script)
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }
-
-    /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.
-    static func bounded(_ options: RunOptions, _ runtime: LuaRuntime, _ body: () throws -> Void) throws {
-        guard options.timeout > 0 else { return try body() }
-        // One clock read for the hook's limit and the watchdog's (this runs for every live frame).
-        let now = Clock.monotonic()
-        runtime.setTimeout(options.timeout, now: now)
-        defer { runtime.setTimeout(0) }
-        try options.watchdog.map { try $0.bounding(stopping: runtime.limiter, now: now, body) } ?? body()
-    }
 }

@@ -202,6 +202,18 @@ public final class Plugin {
         }
     }
 
+    /// `run --watch`: loads the script's current version; one that does not load leaves the
+    /// running version (if any) in place. The session says what happened.
+    func reloadScript() -> Result<LuaRuntime, ScriptError> {
+        let result = pipeline.reload()
+        if case .success = result {
+            scriptFailure = nil
+            // The fingers handed to the new version may already have met an error.
+            state = pipeline.failure == nil ? .running : .failed
+        }
+        return result
+    }
+
     /// What `check` finds in the version just loaded (docs/daemon.md): said in the log under the
     /// plugin's name, at its priority, and kept for `ctl status` with the runtime's warnings of
     /// the load. An error-level finding (an unknown key name in a callback, say) does not stop

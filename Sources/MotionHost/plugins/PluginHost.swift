@@ -145,6 +145,15 @@ public final class PluginHost: LiveTarget {
         return failure
     }
 
+    /// `run --watch --device`: `--timeout` bounds each call into the script from now on, as a
+    /// plugin's limit does, under the run's watchdog (a replay bounds each replay as a whole).
+    public func limitEachCall() {
+        guard let script else { return }
+        script.limits.timeout = options.timeout
+        script.runWatchdog = options.watchdog
+        noteLimits()
+    }
+
     /// `run` over a file: the time limit from the run's start bounds the whole run (its setup,
     /// every frame, the end of input), the Lua hook's and the watchdog's, which stops this state
     /// first and the process only as the last resort.
