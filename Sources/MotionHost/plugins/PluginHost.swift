@@ -134,6 +134,15 @@ public final class PluginHost: LiveTarget {
         try script.loadScript()
     }
 
+    /// `run`'s script: called with its state before its setup runs (`run --plot`).
+    public var willLoadScript: ((LuaRuntime) -> Void)? {
+        get { script?.pipeline.willLoad }
+        set { script?.pipeline.willLoad = newValue }
+    }
+
+    /// `run`'s script: the state of its version (nil before it loaded and once the host closed).
+    public var scriptRuntime: LuaRuntime? { script?.pipeline.runtime }
+
     /// `run`'s script: the error that stopped it, if one did.
     public var scriptFailure: ScriptError? { script?.scriptFailure }
 

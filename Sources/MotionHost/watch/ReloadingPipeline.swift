@@ -62,6 +62,9 @@ public final class ReloadingPipeline: LiveTarget {
     /// reload must not leave half a setup's work behind). False: `run`'s one version, whose
     /// setup writes and acts as it goes (its lines before an error or `os.exit` are output).
     public var stagesSetup = true
+    /// Called with each new version's state before its setup runs (`run --plot` records where
+    /// each recognizer was made).
+    public var willLoad: ((LuaRuntime) -> Void)?
 
     /// Told of the recognizers' state changes with their reasons, in this version and every
     /// later one (`ctl monitor --recognizers`); nil: nobody listens.
@@ -117,6 +120,7 @@ public final class ReloadingPipeline: LiveTarget {
         if case .some(let app) = focusedApp { candidate.setFocusedApp(app) }
         candidate.setTimeout(options.timeout)
         if let scriptText { candidate.scriptText = scriptText }
+        willLoad?(candidate)
         do {
             try candidate.load(arguments: options.scriptArguments)
         } catch {
