@@ -95,9 +95,10 @@ public enum Runner {
         try replay(source, to: runtime, timeout: timeout, deadline: deadline, shouldStop: shouldStop)
     }
 
-    /// The one loop over an event file's frames, for a script's runtime or the daemon's plugins
-    /// (whose errors stay with each plugin: only a time limit over the whole replay or an
-    /// interruption is thrown for them). Inlinable: specialized where it is called, so the
+    /// The one loop over an event file's frames, for the plugin host: `run`'s one script
+    /// (`OneScript`, whose first error is thrown) or the daemon's plugins (whose errors stay with
+    /// each plugin: only a time limit over the whole replay or an interruption is thrown for
+    /// them); a scenario's runtime too. Inlinable: specialized where it is called, so the
     /// daemon's replay pays no dispatch per frame either.
     @inlinable
     public static func replay<Target: ReplayTarget>(_ source: FrameSource, to target: Target, timeout: Double,
