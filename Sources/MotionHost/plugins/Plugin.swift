@@ -167,10 +167,10 @@ public final class Plugin {
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
             watchdog.arm(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
         }
-        let output = output!
-        (output.collected, output.collecting) = ([], true)
+        output?.collected = []
+        output?.collecting = true
         let result = pipeline.reload()
-        output.collecting = false
+        output?.collecting = false
         watchdog?.disarm()
         if let watchdog, let watchSlot {
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)

@@ -143,9 +143,6 @@ public final class PluginHost: LiveTarget {
     /// `run`'s script: the state of its version (nil before it loaded and once the host closed).
     public var scriptRuntime: LuaRuntime? { script?.pipeline.runtime }
 
-    /// `run`'s script: the error that stopped it, if one did.
-    public var scriptFailure: ScriptError? { script?.scriptFailure }
-
     /// `run`'s script: the error that stopped it, taken (a `--watch` session goes on with the
     /// next version).
     public func takeScriptFailure() -> ScriptError? {
@@ -314,7 +311,12 @@ public final class PluginHost: LiveTarget {
         // from the frame itself; no service, no pause).
         if let script {
             if tracksPointers { pointers.track(frame) }
-            try? script.handleScript(frame)
+            do {
+                try script.handleScript(frame)
+            } catch {
+                // Kept for `takeScriptFailure` (`OneScript` calls the plugin itself and throws it).
+                script.scriptFailure = error as? ScriptError
+            }
             return
         }
         // An event file's app line: its one line here; the plugins take it from the frame.
