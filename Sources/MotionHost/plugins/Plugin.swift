@@ -342,8 +342,12 @@ public final class Plugin {
         let timeout = limits.timeout
         guard timeout > 0 else { return }
         runtime.setDeadline(start + timeout)
-        if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
-        runWatchdog?.arm(stopping: runtime.limiter, now: start)
+        if let watchSlot {
+            watchdog?.enter(watchSlot, limit: start + timeout)
+        } else if isScript {
+            // `run`'s script: the run's own watchdog (a plugin of the daemon's has a slot).
+            runWatchdog?.arm(stopping: runtime.limiter, now: start)
+        }
     }
 
     private func failed(_ error: Error) {
