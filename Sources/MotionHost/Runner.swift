@@ -131,12 +131,8 @@ public enum Runner {
     }
 
     /// A script that is a FIFO, pipe or device is read here, as event files are: Lua's own
-    /// `fopen` would wait in `open` for a writer past every signal. Regular files are left to Lua.
-    public static func readScriptIfStream(_ runtime: LuaRuntime) throws {
-        if let text = try scriptTextIfStream(runtime.scriptPath) { runtime.scriptText = text }
-    }
-
-    /// The text of a script that is a FIFO, pipe or device (nil: a regular file, left to Lua).
+    /// `fopen` would wait in `open` for a writer past every signal: its text. Nil: a regular
+    /// file, left to Lua.
     public static func scriptTextIfStream(_ path: String) throws -> [UInt8]? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }

@@ -27,7 +27,7 @@ public final class OneScript: ReplayTarget {
         try script.handleScript(frame)
     }
 
-    public var nextDueTime: Double? { host.nextDueTime }
+    public var nextDueTime: Double? { script.scriptNextDueTime }
 
     public func advance(to t: Double) throws {
         host.advance(to: t)

@@ -314,6 +314,10 @@ public final class Plugin {
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
 
+    /// `run`'s script: what its version has waiting on time, asked before every wait of live
+    /// input (its runtime reached without a retain; a version that stopped is not running).
+    var scriptNextDueTime: Double? { runningRef?._withUnsafeGuaranteedRef { $0.nextDueTime } }
+
     func advance(to t: Double, from start: Double) -> Double {
         guard let runtime = running else { return start }
         return bounded(runtime, from: start) { _ in try pipeline.advance(to: t) }

@@ -332,7 +332,7 @@ public final class PluginHost: LiveTarget {
     public var nextDueTime: Double? {
         guard !isPaused else { return nil }
         // `run`'s script: asked before every wait, without making an array.
-        if let script { return script.nextDueTime }
+        if let script { return script.scriptNextDueTime }
         return plugins.compactMap(\.nextDueTime).min()
     }
 
