@@ -14,9 +14,9 @@ public final class OneScript: ReplayTarget {
     let live: Bool
 
     public init(_ host: PluginHost, live: Bool = false) {
-        precondition(host.script != nil, "OneScript runs the host of run's script")
+        guard let script = host.script else { preconditionFailure("OneScript feeds the host of run's script") }
         self.host = host
-        script = host.script!
+        self.script = script
         self.live = live
     }
 
@@ -48,7 +48,7 @@ public final class OneScript: ReplayTarget {
 
     /// The script's input time (where an error is placed), which may be behind the last frame's
     /// when it failed in work that fell due before it.
-    public var time: Double { host.script?.pipeline.runtime?.time ?? host.time }
-    public var scriptPath: String { host.scriptPath }
-    public func note(_ line: String) { host.script?.pipeline.output.log(line) }
+    public var time: Double { script.pipeline.runtime?.time ?? host.time }
+    public var scriptPath: String { script.path }
+    public func note(_ line: String) { script.pipeline.output.log(line) }
 }
