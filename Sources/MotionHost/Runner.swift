@@ -223,6 +223,7 @@ public enum Runner {
         } : nil
         defer { focus?.close() }
         loop.hostDue = { focus?.secondsUntilDue }
+        loop.beforeIdleWait = { options.watchdog?.quiesce() }
         let lines = output as? JSONLinesOutput
         // The focus at connection leaves before the first wait, as the setup's lines do.
         lines?.flush()

@@ -64,6 +64,15 @@ public final class LiveLoop {
     /// Seconds until the host has something to do without input (a desktop provider's
     /// reconnection, see `LiveFocus`): no wait lasts longer. Nil: nothing.
     public var hostDue: (() -> Double?)?
+    /// Before a wait without a limit (nothing scheduled) that follows work other than a frame
+    /// (start-up, scheduled work that ran, a wait that ended without input): the host lets its
+    /// other threads sleep without a timeout too (the watchdog's pending look, `Watchdog.quiesce`),
+    /// so an idle host wakes 0 times. Not after a frame: input usually goes on, and cancelling
+    /// a look per frame costs a system call per frame (the watchdog then looks once, a time
+    /// limit after the last frame).
+    public var beforeIdleWait: (() -> Void)?
+    /// The last step handled a frame.
+    private var afterFrame = false
 
     public init(device: LiveFrameSource) {
         self.device = device
@@ -80,8 +89,10 @@ public final class LiveLoop {
             // stall) comes first: handling a frame runs what fell due before it, in time order.
             // Otherwise a tap would be decided by its interval before its own lift, already
             // there to read, and output times would go back.
+            afterFrame = false
             switch try device.nextFrame(timeout: 0) {
             case .frame(let frame):
+                afterFrame = true
                 try target.handle(frame)
                 return .frame
             case .end(let reason):
@@ -103,8 +114,11 @@ public final class LiveLoop {
             wait = min(wait ?? .infinity, due - now)
         }
         if let due = hostDue?() { wait = min(wait ?? .infinity, due) }
+        if wait == nil, !afterFrame { beforeIdleWait?() }
+        afterFrame = false
         switch try device.nextFrame(timeout: wait) {
         case .frame(let frame):
+            afterFrame = true
             try target.handle(frame)
             return .frame
         case .timeout:

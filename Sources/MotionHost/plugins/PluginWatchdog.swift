@@ -142,5 +142,17 @@ public final class PluginWatchdog: Sendable {
         timer.armCalls(at: start + timeout, step: timeout)
     }
 
-    func disarm() { endCalls() }
+    /// After a load (start-up, a reload: rare), the thread's look is cancelled at once, so a
+    /// host that then waits for input does not wake for it.
+    func disarm() {
+        endCalls()
+        timer.quiesce()
+    }
+
+    /// The host waits for input with no call running: the thread's pending look, which would
+    /// find nothing to do, is cancelled (`Watchdog.WatchThread.quiesce`).
+    public func quiesce() { timer.quiesce() }
+
+    /// When the thread will wake by itself (nil: not before a call arms it): for tests.
+    public var nextLook: Double? { timer.nextLook }
 }

@@ -108,6 +108,7 @@ public final class WatchSession {
         let reloads = ScriptReloads(session: self, device: device)
         defer { reloads.close() }
         loop.reloads = reloads
+        loop.beforeIdleWait = { [unowned self] in pipeline.options.watchdog?.quiesce() }
         loop.afterStep = { [unowned self] in
             // A frame's lines leave together in one write as soon as its work is done.
             (pipeline.output as? JSONLinesOutput)?.flush()
