@@ -16,7 +16,20 @@ moment it starts. Rows:
     the median of the rounds.
   - Latency, finger lift -> command running: the STAMP time minus the time the harness read just
     before writing the lift frame; p50 and p99 of all swipes of all rounds.
-Each as a ratio to lisgd. A swipe whose command does not run within 2 s fails the benchmark."""
+Each as a ratio to lisgd. A swipe whose command does not run within 2 s fails the benchmark.
+
+`callgrind` (instead of the rows above): instructions, which are repeatable where CPU time under TCG
+on a shared machine is not (rounds vary by +-40 %). Each process runs under
+`valgrind --tool=callgrind` (not its children: the launched commands are not counted) twice, for
+SWIPES swipes and for SMALL_SWIPES; the row is the difference of the two totals over the difference
+of their frames: user-space instructions per input frame in the steady state (start-up and shutdown
+cancel out), every thread of the process, the libraries it calls (libinput, libevdev, libc) and the
+launching of commands (fork/exec in the parent) included. Then the same two runs under `strace -f -c`
+give the system calls per frame the same way (the kernel side). Under valgrind a process is some 50x
+slower, so the feed is slowed to a frame every CALLGRIND_FRAME_S (a slower swipe: neither swipe
+has a minimum speed; lisgd's 800 ms time-out still holds it) and a swipe's command may take up to
+60 s; every swipe's command must still run (a process that fell behind the kernel's evdev buffer
+would drop frames and miss swipes)."""
 import os
 import shutil
 import statistics
@@ -28,13 +41,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "liv
 import livecheck  # noqa: E402
 
 stamp, swipes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-only = [w for w in sys.argv[4:] if w != "strace"]
+only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind")]
 # `strace`: each process runs under `strace -f -c` instead (its CPU figures are then strace's):
 # system calls per frame, to see what a frame costs the kernel.
 trace = "strace" in sys.argv[4:]
+counting = "callgrind" in sys.argv[4:]
+SMALL_SWIPES = 2
+CALLGRIND_FRAME_S = 0.024
 clock = lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
 MS = livecheck.MOTIONSCRIPT
 FRAMES = 32
+frame_s = CALLGRIND_FRAME_S if counting else 0.008
 
 # /run is the host's, read-only: a tmpfs of our own for udev's database and the stamps.
 subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/run"], check=True)
@@ -142,28 +159,33 @@ def one_swipe(y):
     screen.touch(0, 1, 300, y)
     screen.syn()
     for i in range(1, FRAMES - 1):
-        until(t + i * 0.008)
+        until(t + i * frame_s)
         screen.move(0, 300 + 20 * i, y)
         screen.syn()
-    until(t + (FRAMES - 1) * 0.008)
+    until(t + (FRAMES - 1) * frame_s)
     screen.lift(0)
     lifted = clock()
     screen.syn()
     return lifted
 
 
-def session(name, command):
-    """Starts command, measures its idle CPU, feeds the swipes; returns (ns per frame, latencies)."""
+def session(name, command, swipes=swipes, wrap=None):
+    """Starts command, measures its idle CPU, feeds the swipes; returns (ns per frame, latencies).
+    wrap: None, "strace" or "callgrind" (the process runs under it; its output is in work/NAME.WRAP)."""
+    wrap = wrap or ("strace" if trace else None)
     if os.path.exists(stamps):
         os.unlink(stamps)
     err = open(os.path.join(work, name + ".err"), "w")
-    if trace:
+    if wrap == "strace":
         command = ["strace", "-f", "-c", "-o", os.path.join(work, name + ".strace"), *command]
+    elif wrap == "callgrind":  # valgrind runs the program in its own process (same pid); children untraced
+        command = ["valgrind", "--tool=callgrind", "--trace-children=no", "--vgdb=no",
+                   f"--callgrind-out-file={os.path.join(work, name + '.callgrind')}", *command]
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-    deadline = clock() + 120
+    deadline = clock() + (900 if wrap == "callgrind" else 120)
     pid = proc.pid
     while not has_open(pid, node):
-        if trace:  # the traced process is strace's child
+        if wrap == "strace":  # the traced process is strace's child
             with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
                 children = f.read().split()
             pid = int(children[0]) if children else proc.pid
@@ -179,11 +201,12 @@ def session(name, command):
     latencies = []
     for s in range(swipes):
         lifted = one_swipe(300 + (s % 5) * 100)
-        wait = clock() + 2.0
+        limit = 60.0 if counting else 2.0
+        wait = clock() + limit
         while stamp_count() < s + 1:
             if clock() > wait:
                 proc.kill()
-                livecheck.fail(f"{name}: swipe {s + 1} ran no command within 2 s: {open(err.name).read()}")
+                livecheck.fail(f"{name}: swipe {s + 1} ran no command within {limit:g} s: {open(err.name).read()}")
             time.sleep(0.002)
         latencies.append(last_stamp() - lifted)
         time.sleep(0.05)
@@ -191,8 +214,12 @@ def session(name, command):
     if stamp_count() != swipes:
         livecheck.fail(f"{name}: {stamp_count()} commands for {swipes} swipes")
     os.kill(pid, 15)
-    proc.wait(30)
+    proc.wait(600 if wrap == "callgrind" else 30)
     err.close()
+    if wrap == "callgrind":
+        return callgrind_total(os.path.join(work, name + ".callgrind")), latencies
+    if wrap == "strace" and counting:
+        return strace_total(os.path.join(work, name + ".strace")), latencies
     if trace:
         print(f"  {name}: system calls per frame (strace -f -c, {swipes * FRAMES} frames, commands included)")
         for line in open(os.path.join(work, name + ".strace")):
@@ -201,6 +228,55 @@ def session(name, command):
                 print(f"    {f[-1]:16s} {int(f[3]) / (swipes * FRAMES):7.2f}")
     return (cpu - idle_rate * took) / (swipes * FRAMES), latencies
 
+
+labels = {"lisgd": "lisgd (C, libinput)", "run": "motionscript run", "daemon1": "motionscript daemon, 1 plugin",
+          "daemon10": "motionscript daemon, 10 plugins"}
+
+
+def callgrind_total(path):
+    """Instructions executed by the client over its life (every thread: one output file)."""
+    for line in open(path):
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    livecheck.fail(f"{path}: no summary line")
+
+
+def strace_total(path):
+    """System calls of the process and its threads (strace -f -c's total; the children's calls
+    too, -f follows forks: stamp's few are in both runs' difference, see README)."""
+    for line in open(path):
+        f = line.split()
+        if f and f[-1] == "total" and len(f) >= 5:
+            return int(f[3])
+    livecheck.fail(f"{path}: no total line")
+
+
+def steady(name, wrap):
+    """(big - small) / frames of the difference: per input frame, start-up and shutdown cancelled."""
+    small, lat_small = session(name, configs[name], SMALL_SWIPES, wrap)
+    big, lat_big = session(name, configs[name], swipes, wrap)
+    per_frame = (big - small) / ((swipes - SMALL_SWIPES) * FRAMES)
+    print(f"  {name:8s} {wrap:9s} {small:>14,d} ({SMALL_SWIPES} swipes) {big:>14,d} ({swipes} swipes): "
+          f"{per_frame:,.1f} per frame; lift -> command max {max(lat_small + lat_big) * 1000:.0f} ms",
+          file=sys.stderr)
+    return per_frame
+
+
+if counting:
+    if swipes <= SMALL_SWIPES:
+        livecheck.fail(f"callgrind: SWIPES must be more than {SMALL_SWIPES}")
+    counts = {name: steady(name, "callgrind") for name in configs}
+    calls = {name: steady(name, "strace") for name in configs}
+    print(f"one-finger swipe -> command on a real touchscreen (QEMU VM; {swipes} swipes against {SMALL_SWIPES}, "
+          f"{FRAMES} frames each, a frame every {frame_s * 1000:g} ms): per input frame, steady state")
+    print(f"  {'':34s} {'instructions':>12s} {'ratio':>7s} {'syscalls':>9s} {'ratio':>7s}")
+    for name in configs:
+        print(f"  {labels[name]:34s} {counts[name]:12,.0f} {counts[name] / counts['lisgd']:6.2f}x "
+              f"{calls[name]:9.2f} {calls[name] / calls['lisgd']:6.2f}x")
+    if "daemon10" in configs and "daemon1" in configs:
+        print(f"  {'daemon, 10 plugins against 1':34s} {counts['daemon10'] / counts['daemon1']:11.2f}x (instructions)")
+    screen.close()
+    sys.exit(0)
 
 cpu = {k: [] for k in configs}
 latency = {k: [] for k in configs}
@@ -218,8 +294,6 @@ def p99(x):
     return x[min(len(x) - 1, round(0.99 * (len(x) - 1)))]
 
 
-labels = {"lisgd": "lisgd (C, libinput)", "run": "motionscript run", "daemon1": "motionscript daemon, 1 plugin",
-          "daemon10": "motionscript daemon, 10 plugins"}
 print(f"one-finger swipe -> command on a real touchscreen (QEMU VM, {swipes} swipes of {FRAMES} frames per run, "
       f"median of {rounds} interleaved runs; latencies of all {swipes * rounds} swipes)")
 base_cpu = statistics.median(cpu["lisgd"])
