@@ -24,13 +24,15 @@ on a shared machine is not (rounds vary by +-40 %). Each process runs under
 SWIPES swipes and for SMALL_SWIPES; the row is the difference of the two totals over the difference
 of their frames: user-space instructions per input frame in the steady state (start-up and shutdown
 cancel out), every thread of the process, the libraries it calls (libinput, libevdev, libc) and the
-launching of commands (fork/exec in the parent) included. Then the same two runs under `strace -f -c`
-give the system calls per frame the same way (the kernel side). Under valgrind a process is some 50x
+launching of commands (fork/exec in the parent) included. Then the same two runs under `strace -f -ff`
+give the system calls per frame the same way (the kernel side): those of the process's threads, the
+launched commands' (lisgd's `sh -c` and stamp; our stamp) left out as in callgrind. Under valgrind a process is some 50x
 slower, so the feed is slowed to a frame every CALLGRIND_FRAME_S (a slower swipe: neither swipe
 has a minimum speed; lisgd's 800 ms time-out still holds it) and a swipe's command may take up to
 60 s; every swipe's command must still run (a process that fell behind the kernel's evdev buffer
 would drop frames and miss swipes)."""
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -176,7 +178,11 @@ def session(name, command, swipes=swipes, wrap=None):
     if os.path.exists(stamps):
         os.unlink(stamps)
     err = open(os.path.join(work, name + ".err"), "w")
-    if wrap == "strace":
+    if wrap == "strace" and counting:  # one file per thread or child: the children can be told apart
+        shutil.rmtree(os.path.join(work, name + ".ff"), ignore_errors=True)
+        os.makedirs(os.path.join(work, name + ".ff"))
+        command = ["strace", "-f", "-ff", "-o", os.path.join(work, name + ".ff", "t"), *command]
+    elif wrap == "strace":
         command = ["strace", "-f", "-c", "-o", os.path.join(work, name + ".strace"), *command]
     elif wrap == "callgrind":  # valgrind runs the program in its own process (same pid); children untraced
         command = ["valgrind", "--tool=callgrind", "--trace-children=no", "--vgdb=no",
@@ -219,7 +225,7 @@ def session(name, command, swipes=swipes, wrap=None):
     if wrap == "callgrind":
         return callgrind_total(os.path.join(work, name + ".callgrind")), latencies
     if wrap == "strace" and counting:
-        return strace_total(os.path.join(work, name + ".strace")), latencies
+        return strace_total(os.path.join(work, name + ".ff"), pid), latencies
     if trace:
         print(f"  {name}: system calls per frame (strace -f -c, {swipes * FRAMES} frames, commands included)")
         for line in open(os.path.join(work, name + ".strace")):
@@ -241,14 +247,18 @@ def callgrind_total(path):
     livecheck.fail(f"{path}: no summary line")
 
 
-def strace_total(path):
-    """System calls of the process and its threads (strace -f -c's total; the children's calls
-    too, -f follows forks: stamp's few are in both runs' difference, see README)."""
-    for line in open(path):
-        f = line.split()
-        if f and f[-1] == "total" and len(f) >= 5:
-            return int(f[3])
-    livecheck.fail(f"{path}: no total line")
+def strace_total(folder, pid):
+    """System calls of the process's threads (strace -ff: a file per thread or child process). A
+    child (the launched command: lisgd's `sh -c` and stamp, our stamp) calls execve, a thread never
+    does; the process's own file (pid) starts with its execve. The parent's side of launching (fork,
+    pipes, wait) is counted, the child's is not."""
+    calls = 0
+    for entry in os.listdir(folder):
+        with open(os.path.join(folder, entry)) as f:
+            lines = [line for line in f if re.match(r"[a-z_0-9]+\(", line)]
+        if entry == f"t.{pid}" or not any(line.startswith("execve(") for line in lines):
+            calls += len(lines)
+    return calls
 
 
 def steady(name, wrap):
