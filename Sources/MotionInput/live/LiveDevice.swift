@@ -91,11 +91,9 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
 
     @inline(__always)
     private func note(_ event: InputEventRecord) {
-        // The events of a frame share one timestamp: only a new one is worked out.
-        if event.sec == lastSec, event.usec == lastUsec, origin != nil {
-            if !timestampsAreMonotonic { lastEventLocal = monotonicNow() }
-            return
-        }
+        // The events of a frame share one timestamp (and arrive together): only a new one is
+        // worked out, and the local time it arrived read (one clock read per frame, not per event).
+        if event.sec == lastSec, event.usec == lastUsec, origin != nil { return }
         (lastSec, lastUsec) = (event.sec, event.usec)
         let time = Double(event.sec) + Double(event.usec) / 1_000_000
         if origin == nil {

@@ -29,7 +29,11 @@ public final class LiveEventReader {
     public internal(set) var clockIsMonotonic = false
 
     /// The flight recorder's ring for this device (nil: not recorded); every event read goes in.
-    public var recorder: RawEventRing?
+    public var recorder: RawEventRing? {
+        didSet { recording = recorder != nil }
+    }
+    /// `recorder != nil`, read per event without taking a reference to the recorder.
+    private var recording = false
 
     private let ownsDescriptor: Bool
     private var grabbed = false
@@ -169,7 +173,7 @@ public final class LiveEventReader {
             if end - start >= size {
                 let event = InputEventRecord.decodeRaw(buffer, at: start)
                 start += size
-                if let recorder { recorder.append(event) }
+                if recording { recorder.unsafelyUnwrapped.append(event) }
                 return .event(event)
             }
             compact()
@@ -223,7 +227,7 @@ public final class LiveEventReader {
         guard end - start >= InputEventRecord.rawSize else { return nil }
         let event = InputEventRecord.decodeRaw(buffer, at: start)
         start += InputEventRecord.rawSize
-        if let recorder { recorder.append(event) }
+        if recording { recorder.unsafelyUnwrapped.append(event) }
         return event
     }
 
