@@ -5,6 +5,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <time.h>
+/* timerfd_create(2): the watchdog's thread sleeps on one, so a pending look can be moved or
+   cancelled by another thread without waking it. */
+#include <sys/timerfd.h>
 
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);

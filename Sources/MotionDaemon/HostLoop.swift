@@ -50,6 +50,7 @@ public enum HostLoop {
         defer { reloads?.close() }
         loop.reloads = reloads
         loop.hostDue = { focus?.secondsUntilDue }
+        loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
         loop.stopReason = { [unowned host] in host.stopReason }
         loop.afterStep = {

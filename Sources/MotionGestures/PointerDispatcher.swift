@@ -51,7 +51,7 @@ public final class PointerDispatcher {
 
     /// Advances time to the frame's and hands it to every recognizer, then to pointer listeners.
     public func dispatch(_ frame: Frame) {
-        advance(to: frame.t)
+        advanceTime(to: frame.t)
         if let change = frame.focus { focus.set(change.app) }
         let count = reached.count
         var i = 0
@@ -60,8 +60,15 @@ public final class PointerDispatcher {
             i += 1
         }
         if !pointerListeners.isEmpty {
-            for event in frame.events {
-                pointerListeners.forEach { $0(event) }
+            // By index, and the one listener (the usual case) called without a snapshot of the
+            // list, asked again for each event (a listener may remove itself).
+            let events = frame.events
+            for k in events.indices {
+                if let only = pointerListeners.only {
+                    only(events[k])
+                } else {
+                    pointerListeners.forEach { $0(events[k]) }
+                }
             }
         }
     }
@@ -69,6 +76,12 @@ public final class PointerDispatcher {
     /// Moves input time to `t` without input: recognizers make the decisions due by then, in
     /// creation order, then `clock` runs the actions due by then.
     public func advance(to t: Double) {
+        advanceTime(to: t)
+    }
+
+    /// `advance(to:)`, inlined into `dispatch` (each plugin dispatches every frame).
+    @inline(__always)
+    private func advanceTime(to t: Double) {
         if t.isFinite && t > time { time = t }
         let count = timed.count
         var i = 0

@@ -86,6 +86,11 @@ private final class Ring {
     var sums = Sums()
     /// False once a time went back or a value was not finite: every call then fits afresh.
     var isRunning = true
+    /// Whether every sample since the last reset is 0 in both coordinates (either sign): the
+    /// fit is then exactly +0 whichever way it is computed (every sum over x and y is +0, and
+    /// a sum that is not finite fails its test), so `velocity` says so without computing it:
+    /// a drag waiting for its second finger adds a zero sample per frame.
+    var isAllZero = true
 
     init() {
         samples.initialize(repeating: Sample(t: 0, x: 0, y: 0), count: Ring.capacity)
@@ -105,6 +110,7 @@ private final class Ring {
         copy.anchor = anchor
         copy.sums = sums
         copy.isRunning = isRunning
+        copy.isAllZero = isAllZero
         return copy
     }
 
@@ -113,6 +119,7 @@ private final class Ring {
         windowCount = 0
         sums = Sums()
         isRunning = true
+        isAllZero = true
     }
 
     func add(t: Double, x: Double, y: Double) {
@@ -121,6 +128,7 @@ private final class Ring {
         if count < Ring.capacity { count += 1 }
         let overwritten = samples[head]
         samples[head] = Sample(t: t, x: x, y: y)
+        if x != 0 || y != 0 { isAllZero = false }  // NaN included
         guard isRunning else { return }
         // x − x is 0 exactly for every finite x, NaN for infinities and NaN: one test for all three.
         guard (t - t) + (x - x) + (y - y) == 0, windowCount == 0 || t >= previousTime else {
@@ -166,7 +174,7 @@ private final class Ring {
     }
 
     func velocity(at now: Double) -> Point {
-        guard count > 1 else { return .zero }
+        guard count > 1, !isAllZero else { return .zero }
         let newest = samples[head]
         if now - newest.t > Ring.staleAfter { return .zero }
         guard isRunning else { return fitted() }

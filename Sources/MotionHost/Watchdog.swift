@@ -46,6 +46,9 @@ public final class Watchdog: Sendable {
 
     public func disarm() { timer?.disarm() }
 
+    /// Before a wait for input with nothing armed: the thread will not wake (see `WatchThread.quiesce`).
+    public func quiesce() { timer?.quiesce() }
+
     /// Runs `body` as one armed stretch.
     /// `now`: CLOCK_MONOTONIC seconds when the caller already read it (nil: read here).
     public func bounding<T>(stopping limiter: LuaStateLimiter? = nil, now: Double? = nil, _ body: () throws -> T) rethrows -> T {
@@ -56,8 +59,8 @@ public final class Watchdog: Sendable {
 }
 
 extension Watchdog {
-    /// The watchdog's thread and what it shares with it, behind one mutex and a condition on
-    /// the monotonic clock (a wall-clock jump moves neither the limit nor the last resort).
+    /// The watchdog's thread and what it shares with it, behind one mutex; the thread sleeps on
+    /// a timer of the monotonic clock.
     /// Public for hosts that arm it themselves with a limit per stretch (the daemon: one per
     /// plugin call, each with that plugin's limit).
     public final class WatchThread: @unchecked Sendable {
@@ -83,7 +86,11 @@ extension Watchdog {
         }
 
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        /// What the thread sleeps on: a CLOCK_MONOTONIC timer (a wall-clock jump moves neither
+        /// the limit nor the last resort). Another thread moves or cancels the thread's next
+        /// look by setting it, which wakes nobody: an idle host cancels a look that would only
+        /// find nothing armed (`quiesce`), so nothing wakes while it waits for input.
+        private let timer: Int32
         private var thread = pthread_t()
         private let grace: Double
         private let lastResort: @Sendable () -> Void
@@ -97,27 +104,24 @@ extension Watchdog {
         private var limitAt = Double.infinity
         private var limiter: LuaStateLimiter?
         private var ended = false
-        /// When the thread will look again by itself (infinity: only when signalled). Arming for
-        /// later than that, and disarming, need no wake-up: a daemon arms and disarms around
-        /// every call into every plugin, and a signal each time cost a futex call and a context
-        /// switch per plugin per frame. The thread then wakes about once per limit while calls
-        /// go on, and not at all once they stop.
+        /// When the thread will look next (its timer; infinity: not set). Arming for later than
+        /// that, and disarming, change nothing: a daemon arms and disarms around every frame,
+        /// and a system call for each would cost more than the thread's one look per limit
+        /// while calls go on. A look that finds nothing armed leaves the timer unset, so the
+        /// thread sleeps until the next arm sets it.
         private var waitingUntil = Double.infinity
         private var signalCount = 0
-        /// Arms since the thread last looked, and the length of the last one: a thread that
-        /// wakes to find nothing armed lingers that long while calls go on, so the next arms
-        /// need no signal either; once none came, it sleeps until signalled.
-        private var armsSinceLook = 0
-        /// Signalled, and not looked yet: another signal would change nothing.
-        private var signalPending = false
-        private var lastLength = 0.0
         private var kernelThreadID: pid_t?
 
         /// The kernel's id of the thread, once it runs (nil before): for tests.
-        public var threadID: pid_t? { locked(signal: { _ in false }) { kernelThreadID } }
+        public var threadID: pid_t? { locked { kernelThreadID } }
 
-        /// How many times the thread was signalled so far: a test of the rule above.
-        public var signals: Int { locked(signal: { _ in false }) { signalCount } }
+        /// How many times the thread's timer was set by an arm so far: a test of the rule above.
+        public var signals: Int { locked { signalCount } }
+
+        /// When the thread will wake by itself (monotonic seconds; nil: only once armed): what
+        /// an idle host must see nil (`quiesce`).
+        public var nextLook: Double? { locked { waitingUntil.isFinite ? waitingUntil : nil } }
 
         public convenience init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
             self.init(grace: grace, lastResort: lastResort, calls: nil)
@@ -133,11 +137,12 @@ extension Watchdog {
             self.lastResort = lastResort
             self.calls = calls
             pthread_mutex_init(mutex, nil)
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
+            timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC))
+            guard timer >= 0 else {
+                // No timer (out of descriptors): no thread, no limit beyond the Lua hook's.
+                ended = true
+                return
+            }
             let context = Unmanaged.passRetained(self).toOpaque()
             let started = pthread_create(&thread, nil, { context in
                 let timer = Unmanaged<WatchThread>.fromOpaque(context!).takeRetainedValue()
@@ -151,19 +156,17 @@ extension Watchdog {
         }
 
         deinit {
-            pthread_cond_destroy(condition)
+            if timer >= 0 { close(timer) }
             pthread_mutex_destroy(mutex)
-            condition.deallocate()
             mutex.deallocate()
         }
 
         public func arm(at limit: Double, limiter: LuaStateLimiter?) {
-            locked(signal: { !$0.signalPending && limit < $0.waitingUntil }) {
+            locked {
                 limitAt = limit
                 self.limiter = limiter
                 armedCalls = false
-                armsSinceLook += 1
-                lastLength = limit - Clock.monotonic()
+                lookNoLaterThan(limit)
             }
         }
 
@@ -171,21 +174,31 @@ extension Watchdog {
         /// call's own limit is `step` seconds or more after it starts. The thread looks at
         /// `limit`, then at least every `step` seconds while the stretch goes on.
         public func armCalls(at limit: Double, step: Double) {
-            locked(signal: { !$0.signalPending && limit < $0.waitingUntil }) {
+            locked {
                 limitAt = limit
                 limiter = nil
                 armedCalls = calls != nil
                 self.step = step
-                armsSinceLook += 1
-                lastLength = step
+                lookNoLaterThan(limit)
             }
         }
 
         public func disarm() {
-            locked(signal: { _ in false }) {
+            locked {
                 limitAt = .infinity
                 limiter = nil
                 armedCalls = false
+            }
+        }
+
+        /// The host is about to wait for input with nothing armed: the thread's pending look
+        /// (at the last stretch's limit), which would find nothing to do, is cancelled, so
+        /// nothing wakes while the host waits. One system call when a look is pending (none
+        /// otherwise); the next arm sets the timer again. Armed, it changes nothing.
+        public func quiesce() {
+            locked {
+                guard limitAt.isInfinite, waitingUntil.isFinite, !ended else { return }
+                setTimer(.infinity)
             }
         }
 
@@ -193,22 +206,52 @@ extension Watchdog {
         public func end() {
             let running = locked { () -> Bool in
                 defer { ended = true }
+                if !ended { setTimer(0) }  // now: the thread looks, sees `ended`, and returns
                 return !ended
             }
             guard running else { return }
             pthread_join(thread, nil)
         }
 
-        private func locked<T>(signal: (WatchThread) -> Bool = { _ in true }, _ body: () -> T) -> T {
-            pthread_mutex_lock(mutex)
-            defer {
-                if signal(self) {
-                    signalCount += 1
-                    signalPending = true
-                    pthread_cond_signal(condition)
-                }
-                pthread_mutex_unlock(mutex)
+        /// Under the mutex: the thread looks at `limit` at the latest.
+        private func lookNoLaterThan(_ limit: Double) {
+            guard limit < waitingUntil, !ended else { return }
+            signalCount += 1
+            setTimer(limit)
+        }
+
+        /// Under the mutex: the thread's next look at `at` (monotonic seconds; infinity: none,
+        /// until the timer is set again; at or before now: at once).
+        private func setTimer(_ at: Double) {
+            waitingUntil = at
+            var spec = itimerspec()
+            if at.isFinite {
+                // At most a day ahead: a limit of 1e300 s must not overflow the timespec. A time
+                // already past is one nanosecond after the clock's zero (a zero value would
+                // cancel the timer instead).
+                let bounded = min(at, Clock.monotonic() + 86_400)
+                let whole = bounded.rounded(.down)
+                spec.it_value = bounded > 0
+                    ? timespec(tv_sec: Int(whole), tv_nsec: Int((bounded - whole) * 1e9))
+                    : timespec(tv_sec: 0, tv_nsec: 1)
+                if spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0 { spec.it_value.tv_nsec = 1 }
             }
+            _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        }
+
+        /// Sleeps until the timer fires (or the next look set by another thread), releasing the
+        /// mutex meanwhile.
+        private func sleep(until at: Double) {
+            setTimer(at)
+            pthread_mutex_unlock(mutex)
+            var expirations: UInt64 = 0
+            _ = read(timer, &expirations, 8)  // EINTR: a look too early, which changes nothing
+            pthread_mutex_lock(mutex)
+        }
+
+        private func locked<T>(_ body: () -> T) -> T {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
             return body()
         }
 
@@ -223,7 +266,6 @@ extension Watchdog {
             defer { pthread_mutex_unlock(mutex) }
             kernelThreadID = gettid()
             while !ended {
-                signalPending = false
                 let now = Clock.monotonic()
                 if armedCalls, now >= limitAt, let calls {
                     // The call running now decides: its own limit, and its own grace.
@@ -240,9 +282,7 @@ extension Watchdog {
                         }
                     }
                     limitAt = wakeAt
-                    waitingUntil = wakeAt
-                    var until = timespec(tv_sec: Int(wakeAt), tv_nsec: Int((wakeAt - wakeAt.rounded(.down)) * 1e9))
-                    pthread_cond_timedwait(condition, mutex, &until)
+                    sleep(until: wakeAt)
                     continue
                 }
                 if now >= limitAt + grace {
@@ -256,23 +296,8 @@ extension Watchdog {
                     self.limiter = nil
                     continue
                 }
-                // At most a day ahead: a limit of 1e300 s must not overflow the timespec.
-                let wakeAt = min(now >= limitAt ? limitAt + grace : limitAt, now + 86_400)
-                let calls = armsSinceLook
-                armsSinceLook = 0
-                if limitAt.isInfinite && (calls == 0 || !(lastLength > 0 && lastLength < 86_400)) {
-                    waitingUntil = .infinity
-                    pthread_cond_wait(condition, mutex)
-                } else if limitAt.isInfinite {
-                    let lingerUntil = now + lastLength
-                    waitingUntil = lingerUntil
-                    var until = timespec(tv_sec: Int(lingerUntil), tv_nsec: Int((lingerUntil - lingerUntil.rounded(.down)) * 1e9))
-                    pthread_cond_timedwait(condition, mutex, &until)
-                } else {
-                    waitingUntil = wakeAt
-                    var until = timespec(tv_sec: Int(wakeAt), tv_nsec: Int((wakeAt - wakeAt.rounded(.down)) * 1e9))
-                    pthread_cond_timedwait(condition, mutex, &until)
-                }
+                // Nothing armed: asleep until an arm sets the timer.
+                sleep(until: now >= limitAt ? limitAt + grace : limitAt)
             }
         }
     }

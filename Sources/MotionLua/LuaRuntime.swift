@@ -13,7 +13,7 @@ public final class LuaRuntime {
     /// The first error raised by the script or a callback; processing stops once it is set.
     public private(set) var pendingError: ScriptError? { didSet { updateGate() } }
 
-    let mainState: OpaquePointer
+    @usableFromInline let mainState: OpaquePointer
     /// The lua_State of the binding running now (a coroutine's, possibly), for callbacks.
     var activeState: OpaquePointer? { didSet { updateGate() } }
     /// What callbacks check before every call, kept current here (see `LuaCallGate`).
@@ -143,7 +143,7 @@ public final class LuaRuntime {
     public var time: Double { timeOverride ?? dispatcher.time }
     private var timeOverride: Double?
     /// Wall-clock (monotonic) time past which the script is stopped; see `setTimeout`.
-    private var deadline = Double.infinity
+    @usableFromInline var deadline = Double.infinity
 
     /// Whether something up the call stack already set the time (`withTime`).
     var isTimeSet: Bool { timeOverride != nil }
@@ -274,15 +274,26 @@ public final class LuaRuntime {
     }
 
     /// Feeds one input frame to the script's recognizers. Throws the first script error.
+    /// Inlinable: a daemon calls it for every plugin and frame, and the call itself was a fifth
+    /// of what the runtime adds to the dispatch (`settle(before:)`, inlined, as written here).
+    @inlinable
     public func handle(_ frame: Frame) throws {
         guard !isClosed else { return }
-        settle(before: frame.t)
-        dispatcher.dispatch(frame)
-        if let pendingError {
-            // A callback that failed may never run its keyUp: let go of what the script holds now.
-            actions.releaseAll(at: time, output: output)
-            throw pendingError
+        if pendingError == nil,
+           Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: frame.t) }) {
+            settleDue(before: frame.t)
         }
+        dispatcher.dispatch(frame)
+        if pendingError != nil { try frameFailed() }
+    }
+
+    /// A frame ended with a script error: thrown, once what the script holds is let go of.
+    @usableFromInline
+    func frameFailed() throws {
+        guard let pendingError else { return }
+        // A callback that failed may never run its keyUp: let go of what the script holds now.
+        actions.releaseAll(at: time, output: output)
+        throw pendingError
     }
 
     /// The end of input: decisions still waiting on time (a tap waiting for its interval) are
@@ -332,12 +343,13 @@ public final class LuaRuntime {
         // (Through an unretained reference: the dispatcher holds its clock for the runtime's
         // life, and a retain and a release around this one look cost as much as the look.)
         guard pendingError == nil,
-              let next = Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.nextTime }),
-              next < t else { return }
+              Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: t) })
+        else { return }
         settleDue(before: t)
     }
 
-    private func settleDue(before t: Double) {
+    @usableFromInline
+    func settleDue(before t: Double) {
         var steps = 0
         while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
             dispatcher.advance(to: next)
@@ -423,6 +435,7 @@ public final class LuaRuntime {
     /// Stops Lua code that runs past `deadline`, a time on the monotonic clock (`ms_monotonic`,
     /// `Clock.monotonic`; 0 = no limit): for a host that reads the clock once for several
     /// states (the daemon: one read per plugin call, the end of one call the start of the next).
+    @inlinable  // a daemon sets one for every plugin call
     public func setDeadline(_ deadline: Double) {
         guard !isClosed else { return }
         self.deadline = deadline > 0 ? deadline : .infinity

@@ -53,6 +53,11 @@ public final class InputClock {
     /// The time of the earliest scheduled action, if any.
     public var nextTime: Double? { pending.isEmpty || isStopped ? nil : pending[0].time }
 
+    /// Whether an action is due before `time` (`nextTime` < `time`), answered where it is asked:
+    /// a daemon asks it of every plugin's clock for every frame.
+    @inlinable
+    public func hasActionDue(before time: Double) -> Bool { nextDue < time }
+
     /// Runs, in time order, every action due at or before `time` (actions they schedule included),
     /// then sets `now` to `time`. Time never goes backwards: an earlier `time` runs nothing.
     /// `advance(to: .infinity)` at the end of input runs everything still pending, each at its

@@ -105,6 +105,31 @@ import MotionStreams
         #expect(close(tracker.velocity(at: 0.216).x, 625, 1e-9))
     }
 
+    /// A drag waiting for its second finger adds a zero sample per frame: while every sample is
+    /// zero (either sign) the tracker answers +0 without fitting, which is what the fit gives,
+    /// sign included (it reaches the output as `0`, never `-0`); the first sample that moves is
+    /// fitted with the zeros in its window, and a reset starts over.
+    @Test func zeroSamplesGivePlusZeroAndCountOnceTheValueMoves() {
+        var tracker = VelocityTracker()
+        var samples: [(t: Double, x: Double)] = []
+        for k in 0..<20 {
+            let t = Double(k) * 0.008
+            tracker.add(t: t, x: k % 2 == 0 ? 0 : -0.0, y: -0.0)
+            samples.append((t, 0))
+            let v = tracker.velocity(at: t)
+            #expect(v.x.bitPattern == 0 && v.y.bitPattern == 0)
+        }
+        tracker.add(t: 0.16, x: 8)
+        samples.append((0.16, 8))
+        #expect(close(tracker.velocity(at: 0.16).x, Self.fit(samples), 1e-9))
+        // The window: twelve zeros from t = 0.064 on and the 8: slope 48 / 182 units per 8 ms.
+        #expect(close(tracker.velocity(at: 0.16).x, 48.0 / 182 / 0.008, 1e-6))
+        tracker.reset()
+        tracker.add(t: 1, x: 0)
+        tracker.add(t: 1.008, x: -0.0)
+        #expect(tracker.velocity(at: 1.008).x.bitPattern == 0)
+    }
+
     @Test func aCopyKeepsItsOwnSamples() {
         var tracker = VelocityTracker()
         tracker.add(t: 0, x: 0)

@@ -51,6 +51,29 @@ import Testing
         #expect(thread.signals <= 100, "signalled \(thread.signals) times for 10,000 calls")
     }
 
+    /// Disarming leaves the thread's look where it was (no system call per frame); before a wait
+    /// for input the host cancels it (`quiesce`), so the idle thread has no timer to wake it.
+    /// Armed, a quiesce changes nothing: the stretch keeps its limit.
+    @Test func quiesceCancelsThePendingLookOnlyWhenNothingIsArmed() throws {
+        let thread = Watchdog.WatchThread(grace: 60) {}
+        defer { thread.end() }
+        // Once it runs, the thread has looked and sleeps: it looks again only when its timer
+        // fires (an hour away below), so what follows is the callers' doing alone.
+        #expect(waitFor(thread.threadID) { $0 != nil } != nil)
+        let limit = Clock.monotonic() + 3600
+        #expect(thread.nextLook == nil)
+        thread.arm(at: limit, limiter: nil)
+        #expect(thread.nextLook == limit)
+        thread.quiesce()
+        #expect(thread.nextLook == limit)
+        thread.disarm()
+        #expect(thread.nextLook == limit)
+        thread.quiesce()
+        #expect(thread.nextLook == nil)
+        thread.arm(at: limit + 1, limiter: nil)
+        #expect(thread.nextLook == limit + 1)
+    }
+
     @Test func atItsLimitTheWatchdogStopsTheStateItWatches() throws {
         let runtime = try LuaRuntime(scriptPath: writeFile("while true do pcall(function() end) end\n", "w.lua",
                                                            in: makeTemporaryFolder("watchdog")),

@@ -151,8 +151,9 @@ class VirtualDevice:
         return list(self.events)
 
     def held(self):
-        """Key and button codes the kernel has down on the device now."""
-        return set(self.device.active_keys())
+        """Key and button codes the kernel has down on the device now (asked on a descriptor
+        of its own: asking on the reader's would flush key events it has not read yet)."""
+        return set(livecheck.keys_down(self.device))
 
 
 def script(text, name):

@@ -142,14 +142,24 @@ def find_device(name=VIRTUAL, timeout=20):
     return None
 
 
-def key_values(device, code):
+def key_values(device, code, start=None):
     """A list that a reader thread fills with the values of key `code` on `device` as the
-    kernel reports them (1 press, 0 release), in order, until the device goes away."""
+    kernel reports them (1 press, 0 release), in order, until the device goes away.
+
+    The thread reads through a descriptor of its own, opened here: asking the kernel for the key
+    state (EVIOCGKEY: `active_keys()`) flushes the key events still queued for the descriptor it
+    is asked on (evdev's __evdev_flush_queue), so a check asking on the reader's descriptor took
+    presses and releases from under a reader that had not read them yet (under load: a press
+    seen, its release never, while the key state said up). `start`: an Event the thread waits
+    for before its first read (for the check of this reader)."""
     values = []
+    own = InputDevice(device.path)  # opened now: every event from here on is queued for it
 
     def read():
+        if start is not None:
+            start.wait()
         try:
-            for event in device.read_loop():
+            for event in own.read_loop():
                 if event.type == e.EV_KEY and event.code == code:
                     values.append(event.value)
                 elif event.type == e.EV_SYN and event.code == e.SYN_DROPPED:
@@ -158,9 +168,22 @@ def key_values(device, code):
         except OSError as error:
             if error.errno != 19:  # ENODEV: the device went away at the end
                 values.append(f"reader ended: {error!r}")
+        except Exception as error:  # a reader that ends says so, whatever ended it
+            values.append(f"reader ended: {error!r}")
 
     threading.Thread(target=read, daemon=True).start()
     return values
+
+
+def keys_down(device, verbose=False):
+    """The keys and buttons the kernel has down on `device` now, asked through a descriptor
+    opened for the question (see `key_values`: asking flushes that descriptor's queued key
+    events, which must not be a reader's)."""
+    probe = InputDevice(device.path)
+    try:
+        return probe.active_keys(verbose=verbose)
+    finally:
+        probe.close()
 
 
 class Motionscript:

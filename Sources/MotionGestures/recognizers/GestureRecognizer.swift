@@ -131,6 +131,16 @@ open class GestureRecognizer {
             peakPointers = 0
         } else {
             pointers.withUnsafeMutableBufferPointer { tracked in
+                if tracked.count == 1 && events.count == 1 {
+                    // The commonest frame (one finger moving), without the loops' set-up.
+                    tracked[0].start = tracked[0].position
+                    tracked[0].existedBefore = true
+                    if onlyMoves && tracked[0].id == events[0].id {
+                        tracked[0].position = Point(x: events[0].x, y: events[0].y)
+                        touched = true
+                    }
+                    return
+                }
                 for i in tracked.indices {
                     tracked[i].start = tracked[i].position
                     tracked[i].existedBefore = true
@@ -147,7 +157,30 @@ open class GestureRecognizer {
                 }
             }
         }
-        for k in events.indices where !onlyMoves {
+        if !onlyMoves { handleChanges(events, at: frame.t, touched: &touched) }
+        if wasCancelled {
+            lifted.append(contentsOf: pointers)
+            pointers.removeAll(keepingCapacity: true)
+        }
+        guard touched else { return }
+        value.t = frame.t
+        peakPointers = max(peakPointers, pointers.count + lifted.count)
+        if let fingers, !isIgnoringUntilLift, peakPointers > fingers {
+            // More fingers than this gesture is made with: it cannot be this gesture.
+            abandonForExtraFingers(fingers)
+        }
+        if isIgnoringUntilLift {
+            if pointers.isEmpty { isIgnoringUntilLift = false }
+            return
+        }
+        process(t: frame.t)
+    }
+
+    /// The events of a frame that does more than move pointers (downs, lifts, cancels), in
+    /// input order. Apart from `handle(_:)`, whose usual frame (pointers moving) needs none of it.
+    @inline(never)
+    private func handleChanges(_ events: [PointerEvent], at t: Double, touched: inout Bool) {
+        for k in events.indices {
             switch events[k].phase {
             case .down:
                 let event = events[k]
@@ -155,17 +188,17 @@ open class GestureRecognizer {
                 guard isEnabled, !wasCancelled, pointers.count < capacity,
                       index(of: event.id) == nil, element.contains(event.point) else { continue }
                 guard accepts(event.device) else {
-                    if observer != nil { tellFiltered(event.device, at: frame.t) }
+                    if observer != nil { tellFiltered(event.device, at: t) }
                     continue
                 }
                 // A gesture begins with its first pointer: `apps =` is decided then, and a touch
                 // it turned away stays turned away, every later pointer of it too, until it lifted.
                 if !appRejected.isEmpty || pointers.isEmpty && !isInProgress && !beginsUnderFocusedApp() {
-                    if observer != nil, appRejected.isEmpty { tellAppRejected(at: frame.t) }
+                    if observer != nil, appRejected.isEmpty { tellAppRejected(at: t) }
                     appRejected.append(event.id)
                     continue
                 }
-                pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: frame.t,
+                pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: t,
                                                start: event.point, position: event.point,
                                                existedBefore: false))
                 pointerAddedInFrame = true
@@ -192,22 +225,6 @@ open class GestureRecognizer {
                 touched = true
             }
         }
-        if wasCancelled {
-            lifted.append(contentsOf: pointers)
-            pointers.removeAll(keepingCapacity: true)
-        }
-        guard touched else { return }
-        value.t = frame.t
-        peakPointers = max(peakPointers, pointers.count + lifted.count)
-        if let fingers, !isIgnoringUntilLift, peakPointers > fingers {
-            // More fingers than this gesture is made with: it cannot be this gesture.
-            abandonForExtraFingers(fingers)
-        }
-        if isIgnoringUntilLift {
-            if pointers.isEmpty { isIgnoringUntilLift = false }
-            return
-        }
-        process(t: frame.t)
     }
 
     /// More fingers than `fingers = N` went down. Apart from `handle(_:)`, whose every frame

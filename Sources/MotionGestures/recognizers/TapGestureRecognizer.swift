@@ -107,6 +107,15 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     public override func advance(to t: Double) {
+        // Nothing waits on time (no tap under way, or its pointers ignored): the usual frame,
+        // answered without `decide(at:)`'s set-up (it holds a snapshot's worth of stack).
+        if waiting == nil && (ignoringUntilLift || tapStart == nil && tapsCounted == 0) { return }
+        decide(at: t)
+    }
+
+    /// `advance(to:)` when a tap or a sequence is under way, or one waits for its rival.
+    @inline(never)
+    private func decide(at t: Double) {
         // `waiting` is tested before it is read: binding it would copy the snapshot every frame.
         if waiting != nil, !requirements.contains(where: { $0.recognizer.isInProgress }), let pending = waiting {
             // A requirement that stopped without failing or recognizing (it was disabled): the

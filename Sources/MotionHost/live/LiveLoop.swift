@@ -2,7 +2,8 @@ import MotionGestures
 import MotionInput
 import MotionLua
 
-/// What a live loop feeds: a script's runtime, or the reloading pipeline of `run --watch`.
+/// What a live loop feeds: the plugin host — `run`'s one script (`OneScript`, also under
+/// `--watch`) or the daemon's plugins.
 public protocol LiveTarget: AnyObject {
     func handle(_ frame: Frame) throws
     /// The input time at which something falls due without input (nil: nothing waits on time).
@@ -63,6 +64,15 @@ public final class LiveLoop {
     /// Seconds until the host has something to do without input (a desktop provider's
     /// reconnection, see `LiveFocus`): no wait lasts longer. Nil: nothing.
     public var hostDue: (() -> Double?)?
+    /// Before a wait without a limit (nothing scheduled) that follows work other than a frame
+    /// (start-up, scheduled work that ran, a wait that ended without input): the host lets its
+    /// other threads sleep without a timeout too (the watchdog's pending look, `Watchdog.quiesce`),
+    /// so an idle host wakes 0 times. Not after a frame: input usually goes on, and cancelling
+    /// a look per frame costs a system call per frame (the watchdog then looks once, a time
+    /// limit after the last frame).
+    public var beforeIdleWait: (() -> Void)?
+    /// The last step handled a frame.
+    private var afterFrame = false
 
     public init(device: LiveFrameSource) {
         self.device = device
@@ -79,8 +89,10 @@ public final class LiveLoop {
             // stall) comes first: handling a frame runs what fell due before it, in time order.
             // Otherwise a tap would be decided by its interval before its own lift, already
             // there to read, and output times would go back.
+            afterFrame = false
             switch try device.nextFrame(timeout: 0) {
             case .frame(let frame):
+                afterFrame = true
                 try target.handle(frame)
                 return .frame
             case .end(let reason):
@@ -102,8 +114,11 @@ public final class LiveLoop {
             wait = min(wait ?? .infinity, due - now)
         }
         if let due = hostDue?() { wait = min(wait ?? .infinity, due) }
+        if wait == nil, !afterFrame { beforeIdleWait?() }
+        afterFrame = false
         switch try device.nextFrame(timeout: wait) {
         case .frame(let frame):
+            afterFrame = true
             try target.handle(frame)
             return .frame
         case .timeout:
@@ -114,9 +129,9 @@ public final class LiveLoop {
     }
 
     /// Steps until input ends, then settles what is still scheduled; returns why input ended.
-    /// The one loop of live input: `run --device` (the target a script's runtime under its
-    /// time limit), `run --watch --device` (a reloading pipeline, `reloads` its file watcher)
-    /// and the daemon (every plugin, `reloads` the config folder's watcher).
+    /// The one loop of live input, always feeding the plugin host: `run --device` (its one
+    /// script), `run --watch --device` (the same, `reloads` the script's file watcher) and the
+    /// daemon (every plugin, `reloads` the config folder's watcher).
     public func run(_ target: LiveTarget) throws -> String {
         defer { try? afterStep?() }
         while true {

@@ -1,5 +1,4 @@
 import Foundation
-import MotionHost
 import MotionLua
 import Synchronization
 #if canImport(Glibc)
@@ -48,7 +47,9 @@ public final class PluginWatchdog: Sendable {
         static func pack(limit: Double, slot: Int, stoppable: Bool) -> UInt64 {
             // Whole milliseconds, one more than the limit's (never earlier than it); a limit out
             // of range (negative, or past 2^46 ms: 2,000 years of uptime) is the largest.
-            let ms = limit > 0 && limit < 70_000_000_000 ? UInt64(limit * 1000) + 1 : (limit > 0 ? 1 << 46 : 0)
+            // (In range, so converted without UInt64's checks: each plugin call packs one.)
+            let ms = limit > 0 && limit < 70_000_000_000
+                ? UInt64(truncatingIfNeeded: Int64(limit * 1000)) &+ 1 : (limit > 0 ? 1 << 46 : 0)
             return ms << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
         }
 
@@ -143,5 +144,17 @@ public final class PluginWatchdog: Sendable {
         timer.armCalls(at: start + timeout, step: timeout)
     }
 
-    func disarm() { endCalls() }
+    /// After a load (start-up, a reload: rare), the thread's look is cancelled at once, so a
+    /// host that then waits for input does not wake for it.
+    func disarm() {
+        endCalls()
+        timer.quiesce()
+    }
+
+    /// The host waits for input with no call running: the thread's pending look, which would
+    /// find nothing to do, is cancelled (`Watchdog.WatchThread.quiesce`).
+    public func quiesce() { timer.quiesce() }
+
+    /// When the thread will wake by itself (nil: not before a call arms it): for tests.
+    public var nextLook: Double? { timer.nextLook }
 }
