@@ -261,12 +261,20 @@ def strace_total(folder, pid):
     does; the process's own file (pid) starts with its execve. The parent's side of launching (fork,
     pipes, wait) is counted, the child's is not."""
     calls = 0
+    by_name = {}
     for entry in os.listdir(folder):
         with open(os.path.join(folder, entry)) as f:
             lines = [line for line in f if re.match(r"[a-z_0-9]+\(", line)]
         if entry == f"t.{pid}" or not any(line.startswith("execve(") for line in lines):
             calls += len(lines)
+            for line in lines:
+                call = line[:line.index("(")]
+                by_name[call] = by_name.get(call, 0) + 1
+    syscalls_by_name.append(by_name)
     return calls
+
+
+syscalls_by_name = []  # of each strace session in turn: steady() prints the difference by name
 
 
 def steady(name, wrap):
@@ -274,6 +282,11 @@ def steady(name, wrap):
     small, lat_small = session(name, configs[name], SMALL_SWIPES, wrap)
     big, lat_big = session(name, configs[name], swipes, wrap)
     per_frame = (big - small) / ((swipes - SMALL_SWIPES) * FRAMES)
+    if wrap == "strace":
+        b, a = syscalls_by_name[-1], syscalls_by_name[-2]
+        diff = {k: (b.get(k, 0) - a.get(k, 0)) / ((swipes - SMALL_SWIPES) * FRAMES) for k in set(a) | set(b)}
+        print(f"    {name}: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(diff.items(), key=lambda kv: -kv[1])
+                                        if abs(v) >= 0.01), file=sys.stderr)
     print(f"  {name:8s} {wrap:9s} {small:>14,d} ({SMALL_SWIPES} swipes) {big:>14,d} ({swipes} swipes): "
           f"{per_frame:,.1f} per frame; lift -> command max {max(lat_small + lat_big) * 1000:.0f} ms",
           file=sys.stderr)
