@@ -57,10 +57,12 @@ let package = Package(
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, X11), for `apps =`.
         .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB"]),
-        // The run loop, output writer and commands' logic.
+        // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
+        // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
+        // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
@@ -69,14 +71,15 @@ let package = Package(
         // `motionscript plot` and `run --plot`: a run's trace drawn as SVG.
         .target(name: "MotionPlot", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
-        // The plugin host (`motionscript daemon`): a folder of plugins, each in a Lua state of
-        // its own, reloaded alone; its output router and config watcher.
-        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams", "MotionCheck"]),
+        // `motionscript daemon`: the plugin host (MotionHost/plugins) over a config folder,
+        // watched so each plugin reloads alone; its loop.
+        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
         .target(name: "MotionControl", dependencies: ["MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
-        // `motionscript check`: what can be known about plugins before a gesture happens.
-        .target(name: "MotionCheck", dependencies: ["MotionHost", "MotionLua", "MotionActions", "MotionGestures"]),
+        // `motionscript check`: what can be known about plugins before a gesture happens (the
+        // plugin host says it of each plugin it loads).
+        .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
         .executableTarget(
             name: "motionscript",
             dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",

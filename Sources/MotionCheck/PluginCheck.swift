@@ -1,5 +1,4 @@
 import MotionGestures
-import MotionHost
 import MotionLua
 #if canImport(Glibc)
 import Glibc
@@ -88,7 +87,7 @@ public enum PluginCheck {
     /// Loads a plugin in the sandbox without input: syntax errors, errors its setup raises,
     /// unknown names in the calls it makes while setting up, its time and memory limits.
     static func load(_ file: String, timeout: Double, memoryLimit: Int) -> [CheckFinding] {
-        let output = CollectedOutput()
+        let output = LoadNotes()
         do {
             let runtime = try LuaRuntime(scriptPath: file, output: output, memoryLimit: memoryLimit, sandbox: true)
             defer { runtime.close() }

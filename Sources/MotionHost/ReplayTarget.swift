@@ -1,8 +1,8 @@
 import MotionLua
 
-/// What a replay of an event file feeds (`Runner.feed`, the one loop over a file's frames): a
-/// script's runtime (`run --events`, a scenario, `--plot`, each version of `run --watch`), or
-/// the daemon's plugins (`daemon --events`).
+/// What a replay of an event file feeds (`Runner.replay`, the one loop over a file's frames): the
+/// plugin host — `run`'s one script (`run --events`, `--plot`, each version of `run --watch`:
+/// `OneScript`) or the daemon's plugins (`daemon --events`) — or a scenario's runtime.
 public protocol ReplayTarget: LiveTarget {
     /// Input time now: where an error or an interruption happened.
     var time: Double { get }

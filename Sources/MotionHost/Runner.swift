@@ -58,29 +58,25 @@ public struct RunOptions {
 }
 
 public enum Runner {
-    /// Runs a script over an event file (or only its setup when there is none).
+    /// Runs a script over an event file (or only its setup when there is none): the plugin
+    /// host's one plugin (`PluginHost(script:)`), under a time limit for the whole run.
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
         // The watchdog covers the whole run, opening the input included.
         options.watchdog?.arm()
         defer { options.watchdog?.disarm() }
         // Open the input first: a bad events path is reported before the script runs.
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
-                                     sandbox: options.sandbox)
-        defer { runtime.close() }
-        // From here on the watchdog stops this state first, the process only as the last resort.
-        options.watchdog?.arm(stopping: runtime.limiter)
         // The time limit covers the whole run: setup, every frame and the end of input.
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
-        runtime.actions = ActionSession(host: options.actions)
-        runtime.dispatcher.recognizerObserver = options.recognizerObserver
-        setScreen(of: runtime, options.input, source: source)
-        fixApp(of: runtime, options)
-        runtime.setTimeout(options.timeout)
-        try readScriptIfStream(runtime)
-        try runtime.load(arguments: options.scriptArguments)
-        guard let source else { return try runtime.finish() }
-        try feed(source, to: runtime, timeout: options.timeout, deadline: deadline)
+        let host = PluginHost(script: options, output: output, limitsEachCall: false)
+        defer { host.close() }
+        host.screenSource = source
+        try host.loadScript()
+        // From here on the watchdog stops this state first, the process only as the last resort.
+        host.limitWholeRun(until: deadline)
+        let script = OneScript(host)
+        guard let source else { return try script.finish() }
+        try replay(source, to: script, timeout: options.timeout, deadline: deadline)
     }
 
     /// Feeds every frame; checks the time limit between frames too, since a slow pipeline
@@ -99,9 +95,10 @@ public enum Runner {
         try replay(source, to: runtime, timeout: timeout, deadline: deadline, shouldStop: shouldStop)
     }
 
-    /// The one loop over an event file's frames, for a script's runtime or the daemon's plugins
-    /// (whose errors stay with each plugin: only a time limit over the whole replay or an
-    /// interruption is thrown for them). Inlinable: specialized where it is called, so the
+    /// The one loop over an event file's frames, for the plugin host: `run`'s one script
+    /// (`OneScript`, whose first error is thrown) or the daemon's plugins (whose errors stay with
+    /// each plugin: only a time limit over the whole replay or an interruption is thrown for
+    /// them); a scenario's runtime too. Inlinable: specialized where it is called, so the
     /// daemon's replay pays no dispatch per frame either.
     @inlinable
     public static func replay<Target: ReplayTarget>(_ source: FrameSource, to target: Target, timeout: Double,
@@ -134,11 +131,12 @@ public enum Runner {
     }
 
     /// A script that is a FIFO, pipe or device is read here, as event files are: Lua's own
-    /// `fopen` would wait in `open` for a writer past every signal. Regular files are left to Lua.
-    public static func readScriptIfStream(_ runtime: LuaRuntime) throws {
+    /// `fopen` would wait in `open` for a writer past every signal: its text. Nil: a regular
+    /// file, left to Lua.
+    public static func scriptTextIfStream(_ path: String) throws -> [UInt8]? {
         var info = stat()
-        guard stat(runtime.scriptPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
-        runtime.scriptText = try readWholeInput(path: runtime.scriptPath, limit: Self.maxStreamedScript)
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return try readWholeInput(path: path, limit: Self.maxStreamedScript)
     }
 
     /// The longest script read from a stream (a regular file has no such bound but memory's).
@@ -203,30 +201,25 @@ public enum Runner {
         // SIGINT/SIGTERM wake the read (when the command catches them).
         Interruption.wake(device.control.stopFileDescriptor)
         defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: output, memoryLimit: options.memoryLimit,
-                                     sandbox: options.sandbox)
-        defer { runtime.close() }
-        runtime.actions = ActionSession(host: options.actions)
-        runtime.dispatcher.recognizerObserver = options.recognizerObserver
-        setScreen(of: runtime, options.input, source: device.firstDevice)
-        fixApp(of: runtime, options)
+        // The script is the plugin host's one plugin, under run's policy (`PluginHost(script:)`).
+        let host = PluginHost(script: options, output: output)
+        defer { host.close() }
+        host.screenSource = device.firstDevice
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.
-        try readScriptIfStream(runtime)
-        try bounded(options, runtime) { try runtime.load(arguments: options.scriptArguments) }
+        try host.loadScript()
         // The setup's lines leave before the first wait for input.
         (output as? JSONLinesOutput)?.flush()
-        runtime.onCallbackError = { [unowned runtime] error in
+        host.onScriptCallbackError = { error, t in
             (output as? JSONLinesOutput)?.flush()
             // Live input has no file to point into: the input time says when.
-            diagnostics("error: \(error.placed(at: runtime.time, nil).message)")
+            diagnostics("error: \(error.placed(at: t, nil).message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
         }
+        let script = OneScript(host, live: true)
         let loop = LiveLoop(device: device)
         // The focused application (`apps =`): the provider's socket in the hub's one wait.
         let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in
-            try LiveFocus(tracker: tracker, device: device) { app in
-                try bounded(options, runtime) { runtime.setFocusedApp(app) }
-            }
+            try LiveFocus(tracker: tracker, device: device) { app in try script.setFocusedApp(app) }
         } : nil
         defer { focus?.close() }
         loop.hostDue = { focus?.secondsUntilDue }
@@ -239,17 +232,7 @@ public enum Runner {
             try focus?.pollIfDue()
             lines?.flush()
         }
-        let reason = try loop.run(BoundedLiveTarget(runtime, options: options) { runtime })
-        return LiveResult(reason: reason, callbackErrors: runtime.callbackErrorCount)
-    }
-
-    /// Runs one stretch of work under the time limit: the Lua hook and the watchdog.
-    static func bounded(_ options: RunOptions, _ runtime: LuaRuntime, _ body: () throws -> Void) throws {
-        guard options.timeout > 0 else { return try body() }
-        // One clock read for the hook's limit and the watchdog's (this runs for every live frame).
-        let now = Clock.monotonic()
-        runtime.setTimeout(options.timeout, now: now)
-        defer { runtime.setTimeout(0) }
-        try options.watchdog.map { try $0.bounding(stopping: runtime.limiter, now: now, body) } ?? body()
+        let reason = try loop.run(script)
+        return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }
 }

@@ -16,20 +16,22 @@ extension RunTrace {
         let recorder = TraceRecorder(window: window, forward: forward)
         let events = try Runner.openEvents(path: eventsPath, options: options.input)
         let source = RecordingFrameSource(events, recorder)
-        // As `run` makes its runtime (sandbox, actions, motion.screen), so `run --plot` runs the same.
-        let runtime = try LuaRuntime(scriptPath: options.scriptPath, output: recorder, memoryLimit: options.memoryLimit,
-                                     sandbox: options.sandbox)
-        defer { runtime.close() }
-        runtime.setTimeout(options.timeout)
-        runtime.actions = ActionSession(host: options.actions)
-        Runner.setScreen(of: runtime, options.input, source: events)
-        runtime.recordsCreationSites = true
+        // The script runs as `run` runs it — the plugin host's one plugin (sandbox, actions,
+        // motion.screen) — with its lines recorded.
+        let host = PluginHost(script: options, output: recorder, limitsEachCall: false)
+        defer { host.close() }
+        host.screenSource = events
+        host.willLoadScript = { $0.recordsCreationSites = true }
+        // The time limit covers the setup and every frame.
+        let start = Clock.monotonic()
+        try host.loadScript()
+        guard let runtime = host.scriptRuntime else { preconditionFailure("a script that loaded has a state") }
+        if options.timeout > 0 { runtime.setDeadline(start + options.timeout) }
         let watcher = RecognizerWatcher(runtime, recorder)
-        try Runner.readScriptIfStream(runtime)
-        try runtime.load(arguments: options.scriptArguments)
         watcher.attachNew()
         source.afterFrame = { watcher.attachNew() }
-        try Runner.feed(source, to: runtime, timeout: options.timeout)
+        try Runner.replay(source, to: OneScript(host), timeout: options.timeout,
+                          deadline: options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity)
         var trace = recorder.trace(scriptPath: options.scriptPath, eventsPath: eventsPath)
         var names = RecognizerNames()
         trace.recognizers = watcher.recognizers.prefix(maxRecognizers).map { watched in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MotionDaemon
 import MotionGestures
-import MotionHost
+@testable import MotionHost
 import MotionInput
 
 @Suite struct HangAndOutputTests {

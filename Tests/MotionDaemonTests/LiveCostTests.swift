@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import MotionDaemon
-import MotionHost
+@testable import MotionHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MotionDaemon
 import MotionGestures
+import MotionHost
 
 /// Per-file reloads: only the plugins a changed file concerns reload.
 @Suite struct ReloadTests {

@@ -73,6 +73,26 @@ import Glibc
         #expect(reads == 0)
     }
 
+    /// A device on another clock (a FIFO) estimates input time from when each timestamp
+    /// arrived: the events of a frame share one and arrive together, so the clock is read once
+    /// per frame, not once per event (a system call each where the clock source has no vDSO).
+    @Test func framesOfAnotherClockReadTheClockOncePerFrame() throws {
+        let rig = try Rig(#"motion.pointers():emit("p")"#)
+        rig.device.timestampsAreMonotonic = false
+        var reads = 0
+        rig.device.monotonicNow = { [unowned rig] in reads += 1; return rig.now }
+        rig.now = 1000.0
+        rig.down(1000.0, id: 4, x: 10, y: 10)  // 5 events
+        for i in 1...10 { rig.write(1000.0 + Double(i) * 0.008, [(3, 0x35, Int32(10 + i))]) }  // 2 each
+        rig.lift(1000.1)  // 2
+        for _ in 0..<12 { #expect(try rig.loop.step(rig.runtime) == .frame) }
+        #expect(rig.output.lines.count == 12)
+        #expect(reads == 12)
+        // The estimate: the last event's time plus what elapsed here since it arrived.
+        rig.now = 1000.25
+        #expect(rig.device.inputTimeNow() == 0.35)
+    }
+
     @Test func aDelayFiresWhenItFallsDueWithoutFurtherInput() throws {
         let rig = try Rig("""
             motion.pointers():filter(function(p) return p.phase == "down" end):delay(0.5)

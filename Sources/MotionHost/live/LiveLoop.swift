@@ -2,7 +2,8 @@ import MotionGestures
 import MotionInput
 import MotionLua
 
-/// What a live loop feeds: a script's runtime, or the reloading pipeline of `run --watch`.
+/// What a live loop feeds: the plugin host — `run`'s one script (`OneScript`, also under
+/// `--watch`) or the daemon's plugins.
 public protocol LiveTarget: AnyObject {
     func handle(_ frame: Frame) throws
     /// The input time at which something falls due without input (nil: nothing waits on time).
@@ -128,9 +129,9 @@ public final class LiveLoop {
     }
 
     /// Steps until input ends, then settles what is still scheduled; returns why input ended.
-    /// The one loop of live input: `run --device` (the target a script's runtime under its
-    /// time limit), `run --watch --device` (a reloading pipeline, `reloads` its file watcher)
-    /// and the daemon (every plugin, `reloads` the config folder's watcher).
+    /// The one loop of live input, always feeding the plugin host: `run --device` (its one
+    /// script), `run --watch --device` (the same, `reloads` the script's file watcher) and the
+    /// daemon (every plugin, `reloads` the config folder's watcher).
     public func run(_ target: LiveTarget) throws -> String {
         defer { try? afterStep?() }
         while true {

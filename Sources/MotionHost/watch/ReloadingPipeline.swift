@@ -29,7 +29,9 @@ public final class ReloadingPipeline: LiveTarget {
     private var attemptedFiles: [String] = []
     /// Live input: when set, every version goes on after a callback error, reporting it here
     /// (see `LuaRuntime.onCallbackError`), instead of stopping at the first.
-    public var onCallbackError: ((ScriptError) -> Void)?
+    public var onCallbackError: ((ScriptError) -> Void)? {
+        didSet { runtime?.onCallbackError = onCallbackError }
+    }
     /// With `onCallbackError`: a failing callback stays subscribed (`LuaRuntime.keepsFailingCallbacks`).
     public var keepsFailingCallbacks = false
     /// The live device, whose description sizes `motion.screen` for `--surface mm`.
@@ -53,6 +55,16 @@ public final class ReloadingPipeline: LiveTarget {
     /// Whether every version writes its focus changes as app lines (`LuaRuntime.writesFocusChanges`);
     /// the daemon writes one line per change for all its plugins instead.
     public var writesFocusChanges = true
+    /// The script's text when it was read by the host (a script that is a pipe or FIFO, read
+    /// once: `Runner.scriptTextIfStream`); nil: Lua reads the file at each load.
+    public var scriptText: [UInt8]?
+    /// Whether a version's setup is staged — its lines and actions held until it loaded (a
+    /// reload must not leave half a setup's work behind). False: `run`'s one version, whose
+    /// setup writes and acts as it goes (its lines before an error or `os.exit` are output).
+    public var stagesSetup = true
+    /// Called with each new version's state before its setup runs (`run --plot` records where
+    /// each recognizer was made).
+    public var willLoad: ((LuaRuntime) -> Void)?
 
     /// Told of the recognizers' state changes with their reasons, in this version and every
     /// later one (`ctl monitor --recognizers`); nil: nobody listens.
@@ -79,9 +91,9 @@ public final class ReloadingPipeline: LiveTarget {
     @discardableResult
     public func reload() -> Result<LuaRuntime, ScriptError> {
         let candidate: LuaRuntime
-        let staged = StagedOutput(output)
+        let staged = stagesSetup ? StagedOutput(output) : nil
         do {
-            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged, memoryLimit: options.memoryLimit,
+            candidate = try LuaRuntime(scriptPath: options.scriptPath, output: staged ?? output, memoryLimit: options.memoryLimit,
                                        sandbox: options.sandbox, profile: options.profile,
                                        regularFilesOnly: options.regularFilesOnly)
         } catch let error as ScriptError {
@@ -96,7 +108,7 @@ public final class ReloadingPipeline: LiveTarget {
         // kept box drifted by the whole replay at each reload). Live input goes on: they carry.
         candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
         // Its setup may not act until it is accepted: its actions wait, as its lines do.
-        candidate.actions = ActionSession(host: options.actions, staged: true)
+        candidate.actions = ActionSession(host: options.actions, staged: stagesSetup)
         candidate.dispatcher.recognizerObserver = recognizerObserver
         // Live input: time goes on — setup lines and motion.time() read the reload time.
         let lastFrameTime = pointers.lastFrameTime
@@ -107,6 +119,8 @@ public final class ReloadingPipeline: LiveTarget {
         candidate.writesFocusChanges = writesFocusChanges
         if case .some(let app) = focusedApp { candidate.setFocusedApp(app) }
         candidate.setTimeout(options.timeout)
+        if let scriptText { candidate.scriptText = scriptText }
+        willLoad?(candidate)
         do {
             try candidate.load(arguments: options.scriptArguments)
         } catch {
@@ -132,7 +146,7 @@ public final class ReloadingPipeline: LiveTarget {
         loads += 1
         startTime = resume
         willSwap?()
-        staged.commit()
+        staged?.commit()
         runtime = candidate
         failure = nil
         // The fingers on the device go down for the new version where they are now.

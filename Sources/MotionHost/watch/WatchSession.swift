@@ -25,8 +25,15 @@ public struct WatchOptions {
 /// (SIGINT/SIGTERM in the command). A version that fails to load is reported on stderr and
 /// the previous one stays. An error while replaying is reported and the session waits for
 /// the next change; only a bad event file ends it (InputError, exit 2).
+///
+/// The script is the plugin host's one plugin (`PluginHost(script:)`), as in `run` without
+/// `--watch`: each version is the plugin's reload, each replay and each live frame goes
+/// through the host (`OneScript`).
 public final class WatchSession {
-    public let pipeline: ReloadingPipeline
+    public let host: PluginHost
+    /// The script's versions (the host's one plugin's pipeline).
+    public var pipeline: ReloadingPipeline { script.pipeline }
+    private let script: Plugin
     public let watcher: FileWatcher
     public let watchOptions: WatchOptions
     /// Called on the session's thread each time it starts waiting for a change (tests
@@ -36,7 +43,11 @@ public final class WatchSession {
 
     public init(_ options: RunOptions, watch: WatchOptions = WatchOptions(), output: MotionOutput,
                 diagnostics: @escaping (String) -> Void) throws {
-        pipeline = ReloadingPipeline(options, output: output)
+        // A replay is bounded as a whole; live input bounds each call (`runLive`).
+        host = PluginHost(script: options, output: output, limitsEachCall: false)
+        script = host.script!
+        // Every version's setup is staged: a version that does not load leaves nothing behind.
+        script.pipeline.stagesSetup = true
         watcher = try FileWatcher()
         watchOptions = watch
         self.diagnostics = diagnostics
@@ -48,7 +59,7 @@ public final class WatchSession {
     private var scriptName: String { FileWatcher.split(pipeline.options.scriptPath).name }
 
     public func run() throws {
-        defer { pipeline.close() }
+        defer { host.close() }
         // SIGINT/SIGTERM wake the wait (when the command catches them).
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
@@ -75,14 +86,17 @@ public final class WatchSession {
     /// too. At the end of input what the current version has scheduled settles. Returns why
     /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
     public func runLive(_ device: LiveFrameSource) throws -> String {
-        defer { pipeline.close() }
+        defer { host.close() }
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
         pipeline.screenSource = (device as? LiveDeviceSet)?.firstDevice ?? device
         pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
-        // The output, not the pipeline: the pipeline keeps this closure (no retain cycle).
-        pipeline.onCallbackError = { [diagnostics, output = pipeline.output] error in
+        // The fingers down are handed to each version; the time limit bounds each call.
+        host.tracksPointers = true
+        host.limitEachCall()
+        // The output, not the pipeline: the host keeps this closure (no retain cycle).
+        host.onScriptCallbackError = { [diagnostics, output = pipeline.output] error, _ in
             (output as? JSONLinesOutput)?.flush()
             diagnostics("error: \(error.message)")
             diagnostics("-- that callback is switched off (its subscription unsubscribed); the run goes on --")
@@ -110,7 +124,7 @@ public final class WatchSession {
             return report(error) ? "stopped" : nil
         }
         // The time limit bounds each frame's work and each reload, never the wait for input.
-        return try loop.run(BoundedLiveTarget(pipeline, options: pipeline.options) { [unowned pipeline] in pipeline.runtime })
+        return try loop.run(OneScript(host, live: true))
     }
 
     /// A change of the script or a module: waits out the burst (one reload per save; frames
@@ -145,7 +159,7 @@ public final class WatchSession {
     private func load() -> Bool {
         // The setup's lines (and the reload line) leave before any wait for input.
         defer { (pipeline.output as? JSONLinesOutput)?.flush() }
-        let result = bounded { pipeline.reload() }
+        let result = bounded { script.reloadScript() }
         guard case .failure(let error) = result else {
             // The fingers handed to the new version may already meet an error.
             if let failure = pipeline.failure {
@@ -158,7 +172,7 @@ public final class WatchSession {
         if Interruption.isRequested { return false }  // the session ends: nothing to wait for
         if pipeline.loads == 0 {
             diagnostics("-- waiting for \(scriptName) to change --")
-        } else if pipeline.failure != nil {
+        } else if script.state != .running {
             diagnostics("-- \(scriptName) did not load, and the previous version stopped at an error: nothing runs; waiting for \(scriptName) to change --")
         } else {
             diagnostics("-- \(scriptName) did not load; the previous version keeps running --")
@@ -187,9 +201,16 @@ public final class WatchSession {
         defer { (pipeline.output as? JSONLinesOutput)?.flush() }
         guard let path = pipeline.options.eventsPath else { return }
         let source = try Runner.openEvents(path: path, options: pipeline.options.input)
+        guard script.state == .running, let runtime = pipeline.runtime else { return }
+        // The run's time limit bounds the whole replay, counted from now.
+        let timeout = pipeline.options.timeout
+        runtime.setTimeout(timeout)
+        defer { runtime.setTimeout(0) }
         do {
             var changed = false
-            try bounded { try pipeline.replay(source, shouldStop: { [watcher] in
+            try bounded { try Runner.replay(source, to: OneScript(host), timeout: timeout,
+                                            deadline: timeout > 0 ? Clock.monotonic() + timeout : .infinity,
+                                            shouldStop: { [watcher] in
                 changed = watcher.hasChanged()
                 return changed || watcher.isStopRequested
             }) }

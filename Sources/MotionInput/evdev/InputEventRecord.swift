@@ -21,6 +21,12 @@ public struct InputEventRecord: Sendable, Equatable {
     /// Decodes one little-endian 24-byte record at `offset` of `bytes` (the caller checks the length).
     @inline(__always)
     static func decodeRaw(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> InputEventRecord {
+        decodeRaw(bytes.baseAddress!, at: offset)
+    }
+
+    /// The same from a raw pointer (the caller checks the length).
+    @inline(__always)
+    static func decodeRaw(_ bytes: UnsafeRawPointer, at offset: Int) -> InputEventRecord {
         func load<T: FixedWidthInteger>(_ at: Int, as: T.Type) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + at, as: T.self))
         }

@@ -44,6 +44,9 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     public private(set) var timeOriginMicroseconds: Int64?
     private var lastEventT = 0.0
     private var lastEventLocal = 0.0
+    /// The timestamp `lastEventT` was worked out from.
+    private var lastSec: Int64 = 0
+    private var lastUsec: Int64 = 0
 
     /// Opens `/dev/input/eventN` (or a FIFO of raw records); `grab` takes the device from everyone else
     /// until `close()`.
@@ -86,7 +89,12 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         return micro(lastEventT + max(0, monotonicNow() - lastEventLocal))
     }
 
+    @inline(__always)
     private func note(_ event: InputEventRecord) {
+        // The events of a frame share one timestamp (and arrive together): only a new one is
+        // worked out, and the local time it arrived read (one clock read per frame, not per event).
+        if event.sec == lastSec, event.usec == lastUsec, origin != nil { return }
+        (lastSec, lastUsec) = (event.sec, event.usec)
         let time = Double(event.sec) + Double(event.usec) / 1_000_000
         if origin == nil {
             origin = time
@@ -120,8 +128,21 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
 
     /// Feeds one event to the decoder (the start-up state first, a resynchronization after
     /// `SYN_DROPPED`); the frame it completes, if any.
+    @inline(__always)
     private func process(_ event: InputEventRecord) throws -> Frame? {
         note(event)
+        // The usual event: straight to the decoder (the start-up state and SYN_DROPPED aside).
+        if seed == nil, event.type != EV.SYN || event.code != SYN.DROPPED {
+            do {
+                return try decoder.feed(event, place: 0)
+            } catch let failure as EvdevDecoder.Failure {
+                throw InputError(file: reader.path, failure.message)
+            }
+        }
+        return try processRare(event)
+    }
+
+    private func processRare(_ event: InputEventRecord) throws -> Frame? {
         do {
             if let state = seed {
                 seed = nil

@@ -29,13 +29,20 @@ public final class LiveEventReader {
     public internal(set) var clockIsMonotonic = false
 
     /// The flight recorder's ring for this device (nil: not recorded); every event read goes in.
-    public var recorder: RawEventRing?
+    public var recorder: RawEventRing? {
+        didSet { recording = recorder != nil }
+    }
+    /// `recorder != nil`, read per event without taking a reference to the recorder.
+    private var recording = false
 
     private let ownsDescriptor: Bool
     private var grabbed = false
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private var buffer: [UInt8]
+    /// The bytes read and not yet taken, allocated once: the per-event path reads them in place
+    /// (no array uniqueness checks or reference counting per event).
+    private let buffer: UnsafeMutableRawPointer
+    private let bufferSize = InputEventRecord.rawSize * 256
     private var start = 0
     private var end = 0
     private var closed = false
@@ -121,11 +128,12 @@ public final class LiveEventReader {
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
-        buffer = [UInt8](repeating: 0, count: InputEventRecord.rawSize * 256)
+        buffer = .allocate(byteCount: bufferSize, alignment: 8)
     }
 
     deinit {
         close()
+        buffer.deallocate()
     }
 
     static func openMessage(_ e: Int32, path: String) -> String {
@@ -163,9 +171,9 @@ public final class LiveEventReader {
         let deadline = timeout.map { Self.now() + $0 }
         while true {
             if end - start >= size {
-                let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+                let event = InputEventRecord.decodeRaw(buffer, at: start)
                 start += size
-                recorder?.append(event)
+                if recording { recorder.unsafelyUnwrapped.append(event) }
                 return .event(event)
             }
             compact()
@@ -183,7 +191,7 @@ public final class LiveEventReader {
             }
             if fds[0].revents & Int16(POLLNVAL) != 0 { return finish("device closed") }
             // Poll before reading: a FIFO without a writer yet reads as EOF, but polls as idle.
-            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            let n = read(fileDescriptor, buffer + end, bufferSize - end)
             if n > 0 {
                 end += n
                 continue
@@ -214,11 +222,12 @@ public final class LiveEventReader {
     /// The next complete event among the bytes already read, without reading or waiting: for a
     /// caller that waits on many readers at once (`LiveDeviceSet`) and reads each only when its
     /// wait said it is readable.
+    @inline(__always)
     public func nextBuffered() -> InputEventRecord? {
         guard end - start >= InputEventRecord.rawSize else { return nil }
-        let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+        let event = InputEventRecord.decodeRaw(buffer, at: start)
         start += InputEventRecord.rawSize
-        recorder?.append(event)
+        if recording { recorder.unsafelyUnwrapped.append(event) }
         return event
     }
 
@@ -233,7 +242,7 @@ public final class LiveEventReader {
         }
         compact()
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            let n = read(fileDescriptor, buffer + end, bufferSize - end)
             if n > 0 {
                 end += n
                 return .data
@@ -255,7 +264,7 @@ public final class LiveEventReader {
         guard start > 0 else { return }
         let leftover = end - start
         if leftover > 0 {
-            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: leftover) }
+            buffer.copyMemory(from: buffer + start, byteCount: leftover)
         }
         start = 0
         end = leftover
@@ -292,7 +301,7 @@ public final class LiveEventReader {
         let size = InputEventRecord.rawSize
         func count() {
             while end - start >= size {
-                let event = buffer.withUnsafeBytes { InputEventRecord.decodeRaw($0, at: start) }
+                let event = InputEventRecord.decodeRaw(buffer, at: start)
                 start += size
                 discarded.events += 1
                 if event.type == EV.SYN && event.code == SYN.REPORT { discarded.frames += 1 }
@@ -303,7 +312,7 @@ public final class LiveEventReader {
         var budget = 65536
         while budget > 0, endReason == nil {
             compact()
-            let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + end, $0.count - end) }
+            let n = read(fileDescriptor, buffer + end, bufferSize - end)
             if n <= 0 { break }  // EAGAIN: drained (EOF and errors are seen by the next `next`)
             end += n
             budget -= n

@@ -26,12 +26,21 @@ struct DeviceFrameTagger {
                 ids[raw] = id
             }
             // Only what changes is written: a live frame's events array is shared with its
-            // decoder, and a write would copy it (an allocation per frame).
-            if frame.events[k].id != id { frame.events[k].id = id }
-            if frame.events[k].t != t { frame.events[k].t = t }
-            if let device, frame.events[k].device !== device { frame.events[k].device = device }
+            // decoder, and a write would copy it (an allocation per frame). The write is a call
+            // of its own, so no mutable access to the array (which makes it unique) is begun
+            // for a frame that needs none.
+            if frame.events[k].id != id || frame.events[k].t != t || (device != nil && frame.events[k].device !== device) {
+                Self.write(&frame.events, at: k, id: id, t: t, device: device)
+            }
             if phase == .up || phase == .cancel { ids[raw] = nil }
         }
+    }
+
+    @inline(never)
+    private static func write(_ events: inout [PointerEvent], at k: Int, id: Int, t: Double, device: PointerDevice?) {
+        if events[k].id != id { events[k].id = id }
+        if events[k].t != t { events[k].t = t }
+        if let device, events[k].device !== device { events[k].device = device }
     }
 
     /// `t` moved by `offset` microseconds, in whole microseconds so it stays the correctly

@@ -4,14 +4,18 @@
 /// boundary so a replay begins with whole frames.
 public final class RawEventRing {
     public let capacity: Int
-    private var storage: [InputEventRecord]
+    /// Written in place per event: no array uniqueness check or reference counting there.
+    private let storage: UnsafeMutablePointer<InputEventRecord>
     private var next = 0
     private var count = 0
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        storage = Array(repeating: InputEventRecord(sec: 0, usec: 0, type: 0, code: 0, value: 0), count: self.capacity)
+        storage = .allocate(capacity: self.capacity)
+        storage.initialize(repeating: InputEventRecord(sec: 0, usec: 0, type: 0, code: 0, value: 0), count: self.capacity)
     }
+
+    deinit { storage.deallocate() }
 
     @inline(__always)
     public func append(_ event: InputEventRecord) {

@@ -1,5 +1,4 @@
 import Foundation
-import MotionHost
 import MotionLua
 import Synchronization
 #if canImport(Glibc)

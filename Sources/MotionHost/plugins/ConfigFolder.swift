@@ -20,6 +20,12 @@ public struct ConfigFolder: Sendable {
         self.path = canonical
     }
 
+    /// The folder of `run`'s script (its one-plugin host has no folder of plugins; a script may
+    /// be a pipe): taken as it is, unchecked.
+    init(scriptFolderOf script: String) {
+        path = String(script.utf8.lastIndex(of: UInt8(ascii: "/")).map { script[..<$0] } ?? ".")
+    }
+
     /// The default: `$XDG_CONFIG_HOME/motionscript`, else `~/.config/motionscript`.
     public static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment

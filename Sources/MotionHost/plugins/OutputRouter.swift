@@ -1,5 +1,4 @@
 import MotionGestures
-import MotionHost
 import MotionLua
 
 /// The daemon's one output: every plugin's lines, each tagged `"plugin":"NAME"` right after its

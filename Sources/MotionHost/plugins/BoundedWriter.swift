@@ -1,5 +1,4 @@
 import Foundation
-import MotionHost
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,6 @@
 import Foundation
 import MotionCheck
 import MotionGestures
-import MotionHost
 import MotionLua
 
 /// One plugin: a file at the top of the config folder, the Lua state running its current
@@ -9,12 +8,34 @@ import MotionLua
 /// `keep` values and the fingers down, and replaces it only if it loads), and the host's
 /// bookkeeping — its state, errors and limits. Everything that goes wrong here is this
 /// plugin's alone: it is reported under its name and never thrown to the host.
+///
+/// `run`'s script is the host's one plugin too (`init(script:)`, `PluginHost(script:)`): its
+/// lines go untagged to the run's output, nothing is said of its lifecycle, a callback error is
+/// reported as `run` reports it and switches that callback off, and an error that stops the
+/// script is kept (`scriptFailure`) for the host to end the run with, as `run` always has.
 public final class Plugin {
     public let name: String
     public let path: String
-    let output: PluginOutput
+    /// The daemon's plugins' output, tagged with the name (nil: `run`'s script, whose runtime
+    /// writes to the run's output itself).
+    let output: PluginOutput?
     let pipeline: ReloadingPipeline
-    var router: OutputRouter { output.router }
+    let router: OutputRouter
+    /// `run`'s script rather than one of a folder's plugins.
+    let isScript: Bool
+    /// `run`'s script: the error that stopped it (the run ends with it).
+    @exclusivity(unchecked) var scriptFailure: ScriptError?
+    /// `run`'s script on live input: told of each callback error (which switched that callback
+    /// off), with the input time it happened at. Nil (a file): the first error stops the script.
+    var onScriptCallbackError: ((ScriptError, Double) -> Void)? {
+        didSet {
+            pipeline.onCallbackError = onScriptCallbackError == nil ? nil : { [unowned self] error in
+                onScriptCallbackError?(error, pipeline.runtime?.time ?? 0)
+            }
+        }
+    }
+    /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
+    @exclusivity(unchecked) var runWatchdog: Watchdog?
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
     // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
     // check (about 75 instructions an access, through thread-local storage) is off for them.
@@ -31,7 +52,7 @@ public final class Plugin {
     /// per plugin (some 40 instructions a call). Only a call that failed or asked to disable
     /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
     @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
-    @exclusivity(unchecked) public private(set) var limits: PluginLimits
+    @exclusivity(unchecked) public internal(set) var limits: PluginLimits
     /// Errors reported so far.
     public private(set) var errorCount = 0
     public private(set) var lastError: String?
@@ -69,7 +90,10 @@ public final class Plugin {
         self.name = name
         self.path = path
         self.limits = limits
-        output = PluginOutput(name: name, router: router)
+        self.router = router
+        isScript = false
+        let output = PluginOutput(name: name, router: router)
+        self.output = output
         var options = options
         options.scriptPath = path
         options.profile = PluginProfile.source(plugin: name)
@@ -84,6 +108,21 @@ public final class Plugin {
         pipeline.willSwap = { [unowned self] in
             router.lifecycle(t: pipeline.startTime, plugin: name, status: version > 1 ? .reloaded : .loaded, version: version)
         }
+    }
+
+    /// `run`'s script as the host's one plugin: its library as `run` gives it (the whole standard
+    /// library, or `--sandbox`'s), its arguments, the run's limits (`--timeout` per call on live
+    /// input, `--memory`), its lines written by its runtime to `output` as they are.
+    init(script options: RunOptions, output: MotionOutput, router: OutputRouter) {
+        path = options.scriptPath
+        name = FileWatcherNames.base(path)
+        limits = PluginLimits(timeout: options.timeout, memoryMiB: 0)
+        self.router = router
+        self.output = nil
+        isScript = true
+        pipeline = ReloadingPipeline(options, output: output)
+        // One version: its setup writes and acts as it goes (`--watch` stages each version's).
+        pipeline.stagesSetup = false
     }
 
     public var version: Int { pipeline.loads }
@@ -129,9 +168,10 @@ public final class Plugin {
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
             watchdog.arm(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
         }
-        (output.collected, output.collecting) = ([], true)
+        output?.collected = []
+        output?.collecting = true
         let result = pipeline.reload()
-        output.collecting = false
+        output?.collecting = false
         watchdog?.disarm()
         if let watchdog, let watchSlot {
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
@@ -149,16 +189,43 @@ public final class Plugin {
         }
     }
 
+    /// `run`'s script: loads it (a script read from a pipe or FIFO is read here, as `run` reads
+    /// it) under the run's watchdog; an error is thrown, as `run` ends with it.
+    func loadScript() throws {
+        pipeline.scriptText = try Runner.scriptTextIfStream(path)
+        let result = runWatchdog.map { watchdog in watchdog.bounding { pipeline.reload() } } ?? pipeline.reload()
+        switch result {
+        case .success:
+            state = .running
+        case .failure(let error):
+            state = .failed
+            throw error
+        }
+    }
+
+    /// `run --watch`: loads the script's current version; one that does not load leaves the
+    /// running version (if any) in place. The session says what happened.
+    func reloadScript() -> Result<LuaRuntime, ScriptError> {
+        let result = pipeline.reload()
+        if case .success = result {
+            scriptFailure = nil
+            // The fingers handed to the new version may already have met an error.
+            state = pipeline.failure == nil ? .running : .failed
+        }
+        return result
+    }
+
     /// What `check` finds in the version just loaded (docs/daemon.md): said in the log under the
     /// plugin's name, at its priority, and kept for `ctl status` with the runtime's warnings of
     /// the load. An error-level finding (an unknown key name in a callback, say) does not stop
     /// the load: the plugin's other gestures work, and that call fails when it runs.
     private func checkSource(_ source: String) {
-        let found = PluginCheck.textFindings(file: path, text: source, runtimeLines: output.collected)
+        let collected = output?.collected ?? []
+        let found = PluginCheck.textFindings(file: path, text: source, runtimeLines: collected)
         for finding in found {
             router.diagnostic(name, "\(finding.severity.rawValue): \(path)\(finding.line.map { ":\($0)" } ?? ""): \(finding.message)")
         }
-        findings = output.collected.filter { $0.hasPrefix("warning: ") || $0.hasPrefix("error: ") }
+        findings = collected.filter { $0.hasPrefix("warning: ") || $0.hasPrefix("error: ") }
             + found.map { "\($0.severity.rawValue): \(path)\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }
     }
 
@@ -215,6 +282,42 @@ public final class Plugin {
         return end(runtime, from: start)
     }
 
+    /// `run`'s script: one frame straight to its runtime — the whole per-frame path of `run`,
+    /// which costs what a runtime fed alone did (no clock read without a time limit) — throwing
+    /// the error that stopped the script (taken: a `--watch` session goes on).
+    @inline(__always)
+    func handleScript(_ frame: Frame) throws {
+        guard let running = runningRef else { return }
+        if limits.timeout > 0 { return try handleScriptBounded(frame, running.takeUnretainedValue()) }
+        do {
+            try running._withUnsafeGuaranteedRef { try $0.handle(frame) }
+        } catch {
+            try scriptFailed(error)
+        }
+    }
+
+    /// `handleScript` under the time limit (`--timeout` on live input).
+    private func handleScriptBounded(_ frame: Frame, _ runtime: LuaRuntime) throws {
+        begin(runtime, from: clock?() ?? Clock.monotonic())
+        do {
+            try runtime.handle(frame)
+        } catch {
+            _ = end(runtime, from: 0)
+            return try scriptFailed(error)
+        }
+        _ = end(runtime, from: 0)
+    }
+
+    /// `run`'s script met an error: the one that stops it is thrown (a callback error on live
+    /// input was reported and the script goes on).
+    private func scriptFailed(_ error: Error) throws {
+        failed(error)
+        if let failure = scriptFailure {
+            scriptFailure = nil
+            throw failure
+        }
+    }
+
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
     /// subscribers run); also when not running: the next version starts from it.
     func setFocusedApp(_ app: AppInfo?, from start: Double) -> Double {
@@ -226,6 +329,10 @@ public final class Plugin {
     }
 
     var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
+
+    /// `run`'s script: what its version has waiting on time, asked before every wait of live
+    /// input (its runtime reached without a retain; a version that stopped is not running).
+    var scriptNextDueTime: Double? { runningRef?._withUnsafeGuaranteedRef { $0.nextDueTime } }
 
     func advance(to t: Double, from start: Double) -> Double {
         guard let runtime = running else { return start }
@@ -255,7 +362,12 @@ public final class Plugin {
         let timeout = limits.timeout
         guard timeout > 0 else { return }
         runtime.setDeadline(start + timeout)
-        if let watchSlot { watchdog?.enter(watchSlot, limit: start + timeout) }
+        if let watchSlot {
+            watchdog?.enter(watchSlot, limit: start + timeout)
+        } else if isScript {
+            // `run`'s script: the run's own watchdog (a plugin of the daemon's has a slot).
+            runWatchdog?.arm(stopping: runtime.limiter, now: start)
+        }
     }
 
     private func failed(_ error: Error) {
@@ -265,6 +377,15 @@ public final class Plugin {
     /// A call ended: the clock read, charged to the plugin and returned for the next call.
     @inline(__always)
     private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
+        // `run`'s one script: no CPU time to account for (no `ctl status`), no next plugin to
+        // start a time limit for; its state's deadline is cleared, as `run` clears it.
+        if isScript {
+            if limits.timeout > 0 {
+                runWatchdog?.disarm()
+                runtime.setDeadline(0)
+            }
+            return start
+        }
         let end = end(from: start)
         if let reason = disableRequested {
             disableRequested = nil
@@ -303,6 +424,13 @@ public final class Plugin {
     /// The running version stopped at an error it cannot go on from (a time limit, memory, an
     /// error outside a callback): its state is closed, releasing what it held.
     private func stopped(by error: ScriptError) {
+        // `run`'s script: the run ends with the error (an interruption's too), its state closing
+        // with the host.
+        if isScript {
+            scriptFailure = scriptFailure ?? error
+            state = .failed
+            return
+        }
         // Ctrl-C stops the host, not the plugin.
         if Interruption.isRequested { return }
         let t = pipeline.runtime?.time ?? 0
@@ -336,10 +464,10 @@ public final class Plugin {
 
     /// The plugin's file went away (or the host stops): its state closes, releasing its holds.
     /// (`announce` false: the host stops; the plugin's last state stays for the exit status.)
-    func unload(at t: Double, announce: Bool = true) {
+    func unload(at t: Double?, announce: Bool = true) {
         closePipeline(at: t)
         guard announce else { return }
-        router.lifecycle(t: t, plugin: name, status: .unloaded, version: version)
+        router.lifecycle(t: t ?? 0, plugin: name, status: .unloaded, version: version)
         state = .failed
     }
 
