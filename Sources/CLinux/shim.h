@@ -8,6 +8,8 @@
 /* timerfd_create(2): the watchdog's thread sleeps on one, so a pending look can be moved or
    cancelled by another thread without waking it. */
 #include <sys/timerfd.h>
+/* statfs(2): the filesystem of a watched folder (inotify misses changes on NFS, SMB, 9p, FUSE). */
+#include <sys/vfs.h>
 
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);

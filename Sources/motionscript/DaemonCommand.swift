@@ -163,6 +163,10 @@ struct DaemonCommand: ParsableCommand {
                 router.flush()
                 service.ready()
                 let watcher = try ConfigWatcher(folder: folder)
+                if let warning = UnwatchedFilesystem.warning(for: folder.path, what: "the config folder",
+                                                             reload: "`motionscript ctl reload` or a restart loads them") {
+                    router.diagnostic(nil, String(warning))
+                }
                 let reason = try HostLoop.runLive(device, host: host, watcher: watcher, focus: focus)
                 router.diagnostic(nil, reason)
             }
