@@ -26,9 +26,6 @@ static inline int ms_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
     return (int)syscall(434, pid, 0);
-/* gettid(2) (glibc 2.30): the kernel's id of the calling thread, its /proc/self/task entry. */
-pid_t gettid(void);
-
 #endif
 }
 
