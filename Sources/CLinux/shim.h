@@ -8,6 +8,8 @@
 /* timerfd_create(2): the watchdog's thread sleeps on one, so a pending look can be moved or
    cancelled by another thread without waking it. */
 #include <sys/timerfd.h>
+/* statfs(2): the filesystem of a watched folder (inotify misses changes on NFS, SMB, 9p, FUSE). */
+#include <sys/vfs.h>
 
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
@@ -24,9 +26,6 @@ static inline int ms_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
     return (int)syscall(434, pid, 0);
-/* gettid(2) (glibc 2.30): the kernel's id of the calling thread, its /proc/self/task entry. */
-pid_t gettid(void);
-
 #endif
 }
 

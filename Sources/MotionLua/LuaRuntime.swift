@@ -51,6 +51,8 @@ public final class LuaRuntime {
     ///   - sandbox: load the script into the restricted standard library (see `Sandbox`).
     ///   - profile: Lua source run after the standard library (and the sandbox) and before the
     ///     script, to shape the library for a host (the daemon's plugin profile, README "Plugins").
+    ///     Its chunk's argument (`...`) is a function that writes its one string argument to
+    ///     stderr through `output.standardError` (`HostStandardError`).
     ///   - regularFilesOnly: when set, the script opens files without blocking and regular files
     ///     only, and stdin reads as empty (`RegularFiles`); the text ends each refusal.
     public init(scriptPath: String, output: MotionOutput, memoryLimit: Int = 0, sandbox: Bool = false,
@@ -78,7 +80,7 @@ public final class LuaRuntime {
         MotionModule.install(on: Lua(L), scriptPath: scriptPath)
         RequireTracking.install(on: Lua(L))
         // Last: a profile may replace what the module installed (`print`).
-        if let profile { Prelude.run(profile, on: Lua(L)) }
+        if let profile { Prelude.run(profile, on: Lua(L), bindings: [HostStandardError.write]) }
         gate.owner = self
         watchClock()
         dispatcher.focus.onUndecidable = { [unowned self] in

@@ -1,4 +1,7 @@
 import MotionStreams
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where `emit` writes: the host turns these into JSON Lines on stdout.
 public protocol MotionOutput: AnyObject {
@@ -10,4 +13,18 @@ public protocol MotionOutput: AnyObject {
     func emit(t: Double, app: MotionValue)
     /// Diagnostics (`log`), written to stderr by the host.
     func log(_ line: String)
+    /// Text a script wrote to stderr through its host (a daemon plugin's `print`, see the
+    /// daemon's plugin profile), as written.
+    func standardError(_ text: String)
+}
+
+extension MotionOutput {
+    public func standardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + done, $0.count - done) }
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
+        }
+    }
 }

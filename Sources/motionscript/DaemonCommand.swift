@@ -89,6 +89,16 @@ struct DaemonCommand: ParsableCommand {
         let null = open("/dev/null", O_RDONLY)
         if null >= 0 { dup2(null, STDIN_FILENO); close(null) }
         let standard = JSONLinesOutput.takingStandardOutput()
+        // Live, stderr never stalls the plugins either: diagnostics and what plugins print are
+        // queued (256 KiB) for a thread of their own; a reader that stops reading loses lines,
+        // counted (docs/daemon.md). The end's message is queued too, and waited for 2 s at most.
+        let diagnostics = isLive ? BoundedWriter(sink: LineSink(fileDescriptor: STDERR_FILENO), capacity: 256 << 10,
+                                                 notice: BoundedWriter.diagnosticNotice) : nil
+        if let diagnostics { StandardError.divert { diagnostics.append($0) } }
+        defer {
+            StandardError.divert(nil)
+            diagnostics?.close()
+        }
         // A replay waits for its reader (every line, in order); live output never stalls the plugins.
         let router = OutputRouter(isLive ? .bounded(BoundedWriter(sink: standard.sink)) : .sink(standard.sink))
         // Output that cannot be written stops the host (its own policy: `PluginHost.stopReason`),
@@ -153,6 +163,10 @@ struct DaemonCommand: ParsableCommand {
                 router.flush()
                 service.ready()
                 let watcher = try ConfigWatcher(folder: folder)
+                if let warning = UnwatchedFilesystem.warning(for: folder.path, what: "the config folder",
+                                                             reload: "`motionscript ctl reload` or a restart loads them") {
+                    router.diagnostic(nil, String(warning))
+                }
                 let reason = try HostLoop.runLive(device, host: host, watcher: watcher, focus: focus)
                 router.diagnostic(nil, reason)
             }

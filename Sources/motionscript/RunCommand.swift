@@ -180,6 +180,10 @@ struct RunCommand: ParsableCommand {
     /// Ends with exit 0 on SIGINT/SIGTERM (or when the device goes away); 2 for bad input.
     private func runWatching(_ options: RunOptions, output: JSONLinesOutput) throws {
         let session = try WatchSession(options, output: output) { StandardError.line($0) }
+        if let warning = UnwatchedFilesystem.warning(for: options.scriptPath, what: "the script",
+                                                     reload: "restarting `motionscript run` loads them") {
+            StandardError.line("motionscript: " + warning)
+        }
         if !options.deviceSelectors.isEmpty {
             let live = try LiveDeviceSet(selectors: options.deviceSelectors, options: options.input, grab: options.grab) {
                 StandardError.line($0)

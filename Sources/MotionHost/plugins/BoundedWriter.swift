@@ -28,9 +28,15 @@ public final class BoundedWriter: @unchecked Sendable {
     private let ready = NSCondition()
     private var thread: Thread?
 
-    public init(sink: LineSink, capacity: Int = 1 << 20) {
+    /// The line that says how many were dropped, put before `line` (the next that fits).
+    public typealias Notice = @Sendable (_ dropped: Int, _ line: UnsafeBufferPointer<UInt8>) -> [UInt8]
+    private let notice: Notice
+
+    /// `notice`: the JSON line `{"t":…,"dropped":N}` for stdout; `diagnosticNotice` for stderr.
+    public init(sink: LineSink, capacity: Int = 1 << 20, notice: @escaping Notice = BoundedWriter.droppedLine) {
         self.sink = sink
         self.capacity = capacity
+        self.notice = notice
         let thread = Thread { [self] in run() }
         self.thread = thread
         thread.start()
@@ -47,7 +53,7 @@ public final class BoundedWriter: @unchecked Sendable {
         let queued: Bool = state.withLock { state in
             guard state.failure == nil, !state.closed else { return false }
             if state.dropped > 0 {
-                notice = Self.droppedLine(count: state.dropped, like: line)
+                notice = self.notice(state.dropped, line)
             }
             let need = line.count + (notice?.count ?? 0)
             guard state.pending.count + need <= capacity else {
@@ -132,8 +138,19 @@ public final class BoundedWriter: @unchecked Sendable {
         }
     }
 
+    /// Queues text (stderr: a diagnostic line, or what a plugin wrote); never waits.
+    public func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Stderr's note of what a reader that stopped reading missed.
+    @Sendable public static func diagnosticNotice(count: Int, before line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        Array("motionscript: \(count) diagnostic line\(count == 1 ? "" : "s") dropped: stderr was not being read\n".utf8)
+    }
+
     /// `{"t":T,"dropped":N}\n`, T the time of the line about to be written.
-    static func droppedLine(count: Int, like line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    @Sendable public static func droppedLine(count: Int, like line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var end = min(5, line.count)
         while end < line.count, line[end] != UInt8(ascii: ","), line[end] != UInt8(ascii: "}") { end += 1 }
         return Array(line[0..<end]) + Array(",\"dropped\":\(count)}\n".utf8)

@@ -27,6 +27,9 @@ public final class OutputRouter {
     public var onFailure: (() -> Void)?
     /// Diagnostics go here (stderr by default; tests collect them).
     public var diagnostics: (String) -> Void = { StandardError.line($0) }
+    /// What plugins write to stderr themselves (`print`, `io.stderr:write`, `io.write`), as
+    /// they wrote it (`PluginProfile`); stderr by default.
+    public var standardError: (String) -> Void = { StandardError.write($0) }
     private var scratch: [UInt8] = []
     private var writer = JSONWriter()
     private var failed = false

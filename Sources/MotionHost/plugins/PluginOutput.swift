@@ -49,6 +49,12 @@ final class PluginOutput: MotionOutput {
         router.diagnostic(name, line)
     }
 
+    /// `print` and the plugin's writes to stderr: the host's stderr path, which never blocks
+    /// the daemon on a reader that stopped reading.
+    func standardError(_ text: String) {
+        router.standardError(text)
+    }
+
     private func send() {
         writer.withBytes { router.append($0, tag: tag) }
     }

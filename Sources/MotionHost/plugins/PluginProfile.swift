@@ -15,13 +15,16 @@ import MotionLua
 /// - `os.setlocale` refuses (process-wide: it would change number formatting for every plugin);
 /// - no `debug` library, no C modules (`package.loadlib`, the C searchers of `require`).
 ///
-/// `print` writes to stderr as everywhere, each line starting with the plugin's name.
+/// `print` writes to stderr as everywhere, each line starting with the plugin's name. It,
+/// `io.stderr`, `io.stdout` and `io.write` go through the host's stderr queue, not C stdio:
+/// a stderr nobody reads never blocks the daemon (`io.stderr` is a stand-in with `write`,
+/// `flush`, `setvbuf`, `close` and `seek`; `io.type` calls it a file).
 /// Built on the same mechanism as `Sandbox`: Lua source run in the fresh state before the plugin.
 public enum PluginProfile {
     /// The profile's Lua source for the plugin `name`.
     public static func source(plugin name: String) -> String {
         """
-        local error, select, tostring, stderr, input = error, select, tostring, io.stderr, io.input
+        local error, select, tostring, input = error, select, tostring, io.input
         local plugin = \(luaString(name))
         local function refuse(name, hint)
           return function()
@@ -45,14 +48,61 @@ public enum PluginProfile {
           return input()
         end
         \(NoNativeCode.source)
+        -- Stderr without Lua's C stdio, whose write(2) would block every plugin once a reader
+        -- stops reading: the host queues what is written and never waits (docs/daemon.md).
+        local toStderr = ...
+        local concat, format, mathtype, type, setmetatable = table.concat, string.format, math.type, type, setmetatable
+        local rawstdout, rawstderr, output, iowrite, iotype = io.stdout, io.stderr, io.output, io.write, io.type
+        -- What file:write writes: strings as they are, numbers as Lua writes them.
+        local function text(...)
+          local n = select("#", ...)
+          local parts = {}
+          for i = 1, n do
+            local v = select(i, ...)
+            local kind = type(v)
+            if kind == "string" then parts[i] = v
+            elseif kind == "number" then parts[i] = mathtype(v) == "integer" and format("%d", v) or format("%.14g", v)
+            else error("bad argument #" .. i .. " to 'write' (string expected, got " .. kind .. ")", 3) end
+          end
+          return concat(parts)
+        end
+        local File = {}
+        File.__index = File
+        File.__name = "FILE*"
+        File.__tostring = function(f) return "file (" .. f.name .. ")" end
+        function File:write(...) toStderr(text(...)); return self end
+        function File:flush() return self end
+        function File:setvbuf() return true end
+        function File:close() return nil, "cannot close standard file" end
+        function File:seek() return nil, "Illegal seek", 29 end
+        -- Descriptor 1 is a copy of stderr for a plugin too (stdout is the JSON Lines): the same path.
+        local stdout = setmetatable({name = "stdout"}, File)
+        local stderr = setmetatable({name = "stderr"}, File)
+        local function proxy(f) return f == rawstdout and stdout or f == rawstderr and stderr or f end
+        io.stdout, io.stderr = stdout, stderr
+        io.write = function(...)
+          local f = output()
+          if f == rawstdout or f == rawstderr then toStderr(text(...)); return proxy(f) end
+          return iowrite(...)
+        end
+        io.output = function(file)
+          if file == stdout then file = rawstdout elseif file == stderr then file = rawstderr end
+          if file == nil then return proxy(output()) end
+          return proxy(output(file))
+        end
+        io.type = function(f)
+          if f == stdout or f == stderr then return "file" end
+          return iotype(f)
+        end
         print = function(...)
           local n = select("#", ...)
-          stderr:write(plugin, ": ")
+          local parts = {plugin, ": "}
           for i = 1, n do
-            if i > 1 then stderr:write("\\t") end
-            stderr:write(tostring((select(i, ...))))
+            if i > 1 then parts[#parts + 1] = "\\t" end
+            parts[#parts + 1] = tostring((select(i, ...)))
           end
-          stderr:write("\\n")
+          parts[#parts + 1] = "\\n"
+          toStderr(concat(parts))
         end
         """
     }

@@ -79,7 +79,8 @@ public final class PluginWatchdog: Sendable {
                 let hung = board.entry(Board.unpack(word).slot) ?? Entry()
                 record?.write(hung.identity)
                 sink?.flushIfIdle()
-                StandardError.line("\(hung.plugin): error: still running \(grace) s after its time limit of \(hung.timeout) s, blocked outside Lua (in a C function or a system call): the daemon ends; at its next start \(hung.plugin) stays disabled until its file changes")
+                // Past the daemon's stderr queue, waited for a moment at most (docs/daemon.md).
+                StandardError.lastLine("\(hung.plugin): error: still running \(grace) s after its time limit of \(hung.timeout) s, blocked outside Lua (in a C function or a system call): the daemon ends; at its next start \(hung.plugin) stays disabled until its file changes")
                 _exit(1)
             }))
     }

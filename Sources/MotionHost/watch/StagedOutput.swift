@@ -34,6 +34,7 @@ final class StagedOutput: MotionOutput {
 
     /// Diagnostics are not held: they explain what happened, failure included.
     func log(_ line: String) { target.log(line) }
+    func standardError(_ text: String) { target.standardError(text) }
 
     /// Writes the held lines and passes later ones straight on.
     func commit() {
