@@ -47,7 +47,7 @@ private final class Reports: @unchecked Sendable {
 
     @Test func aChildInheritsNoOtherDescriptor() throws {
         let reports = Reports()
-        let fd = open("/dev/null", O_RDONLY)  // no O_CLOEXEC: inherited unless the launcher closes it
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)  // no O_CLOEXEC: inherited unless the launcher closes it
         try #require(fd > 2)
         defer { close(fd) }
         let command = "[ -e /proc/self/fd/\(fd) ] && exit 7; exit 3"

@@ -32,7 +32,7 @@ final class MultiDeviceFlightRecorderTests: XCTestCase {
         // Lockstep, not sleeps: each frame is written once the one before was taken.
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), consumed = DispatchSemaphore(value: 0)
         let writer = Thread {
-            let fa = open(a, O_WRONLY), fb = open(b, O_WRONLY)
+            let fa = open(a, O_WRONLY | O_CLOEXEC), fb = open(b, O_WRONLY | O_CLOEXEC)
             ready.signal()
             go.wait()
             func put(_ fd: Int32, _ bytes: [UInt8]) {

@@ -84,7 +84,7 @@ import MotionInput
     /// Lua code ran (process-wide), and a host without that wiring replayed on to the end.
     @Test func outputThatCannotBeWrittenStopsTheHostAndBlamesNoPlugin() throws {
         let config = TestConfig(["a.lua": echoPlugin, "b.lua": echoPlugin])
-        let readOnly = open("/dev/null", O_RDONLY)
+        let readOnly = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(readOnly) }
         let router = OutputRouter(.sink(LineSink(fileDescriptor: readOnly)))
         let diagnostics = Diagnostics()

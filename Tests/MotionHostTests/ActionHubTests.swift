@@ -145,10 +145,10 @@ private final class FailingSink: InputEventSink {
             """, "key.lua", in: folder)
         let fifo = folder.appendingPathComponent("keys").path, events = folder.appendingPathComponent("events").path
         #expect(mkfifo(fifo, 0o600) == 0 && mkfifo(events, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         #expect(reader >= 0)
         let r = try run(motionscriptBinary, ["run", script, "--events", events, "--act", "--uinput", fifo]) {
-            let writer = open(events, O_WRONLY)
+            let writer = open(events, O_WRONLY | O_CLOEXEC)
             func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } }
             send(#"{"t":0.5,"id":1,"phase":"down","x":10,"y":10}"# + "\n" + #"{"t":0.625,"id":1,"phase":"up","x":10,"y":10}"# + "\n")
             // Two frames more: the tap is decided once input time passes its deadline.

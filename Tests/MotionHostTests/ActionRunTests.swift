@@ -64,7 +64,7 @@ private func events(at path: String) -> [String] {
         let device = folder.appendingPathComponent("uinput.raw").path
         let script = writeFile(#"motion.keys("super"); motion.exec{"true"}"#, "super.lua", in: folder)
         let writer = Thread {
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             close(fd)
         }
         writer.start()
@@ -119,7 +119,7 @@ private func events(at path: String) -> [String] {
         let script = writeFile(#"motion.keyDown("alt"); motion.mouse.button("left", "down")"#, "hold.lua", in: folder)
         let pid = try spawnWithSignalsUnblocked(motionscriptBinary, ["run", script, "--device", fifo, "--uinput", device],
                                                 stdout: stdoutPath)
-        let writer = open(fifo, O_WRONLY)  // the live run opens the device first
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)  // the live run opens the device first
         defer { close(writer) }
         // Wait (a hang guard) until the script's setup performed its actions, then Ctrl-C.
         for _ in 0..<1000 where events(at: device).count < 4 { usleep(10_000) }
@@ -141,7 +141,7 @@ private func events(at path: String) -> [String] {
         let device = folder.appendingPathComponent("uinput.raw").path
         let script = writeFile(#"motion.keys("super")"#, "super.lua", in: folder)
         let writer = Thread {
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             close(fd)
         }
         writer.start()

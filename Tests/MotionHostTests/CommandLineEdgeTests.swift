@@ -87,7 +87,7 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         let out = folder.appendingPathComponent("out.evemu").path
         // The writer opens, writes nothing and closes the FIFO: the recording ends at once.
-        let writer = Thread { let fd = open(fifo, O_WRONLY); if fd >= 0 { close(fd) } }
+        let writer = Thread { let fd = open(fifo, O_WRONLY | O_CLOEXEC); if fd >= 0 { close(fd) } }
         writer.start()
         let r = try runMotionscript(["record", "--device", fifo, "-o", out])
         #expect(r.stderr.hasPrefix("motionscript: recording \(fifo) to \(out); Ctrl-C stops\n"), "\(r.stderr)")

@@ -100,7 +100,7 @@ private func temp(_ name: String, _ text: String) -> String {
         bytes += inputEvent(sec: 5, usec: 8000, 3, 0x35, 15) + inputEvent(sec: 5, usec: 8000, 0, 0, 0)
         bytes += inputEvent(sec: 5, usec: 16000, 3, 0x39, -1) + inputEvent(sec: 5, usec: 16000, 0, 0, 0)
         let writer = Thread { [bytes] in
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }

@@ -44,7 +44,7 @@ import Glibc
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         let bytes = Self.events
         let writer = Thread {
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }

@@ -58,7 +58,7 @@ import Glibc
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let device = open(fifo, O_WRONLY)  // a device that sends nothing
+        let device = open(fifo, O_WRONLY | O_CLOEXEC)  // a device that sends nothing
         let client = accept(listener, nil, nil)
         #expect(client >= 0)
         defer { close(client) }

@@ -47,7 +47,7 @@ import Glibc
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let fd = open(fifo, O_WRONLY)
+        let fd = open(fifo, O_WRONLY | O_CLOEXEC)
         #expect(fd >= 0)
         // A finger down, then 39 moves: 40 frames of three lines each.
         var bytes = inputEvent(usec: 0, 3, 0x2f, 0) + inputEvent(usec: 0, 3, 0x39, 1) + inputEvent(usec: 0, 3, 0x36, 5)
@@ -81,7 +81,7 @@ import Glibc
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let fd = open(fifo, O_WRONLY)  // a device that sends nothing yet
+        let fd = open(fifo, O_WRONLY | O_CLOEXEC)  // a device that sends nothing yet
         let received = read(out, lines: 1)
         close(fd)
         process.terminate()

@@ -27,7 +27,7 @@ import Glibc
         bytes += inputEvent(usec: 32000, 3, 0x35, 120) + inputEvent(usec: 32000, 0, 0, 0)
         bytes += inputEvent(usec: 48000, 3, 0x39, -1) + inputEvent(usec: 48000, 0, 0, 0)
         let writer = Thread { [bytes] in
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             // Pause in the middle of a record: the reader must reassemble it.
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, 30) }
             usleep(20_000)

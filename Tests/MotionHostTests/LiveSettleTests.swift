@@ -31,7 +31,7 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
         let payload = bytes
         let writer = Thread {
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             _ = payload.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }

@@ -86,7 +86,7 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         // so the order the devices are read in is the order written, however slow the machine.
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), consumed = DispatchSemaphore(value: 0)
         let writer = Thread {
-            let fa = open(a, O_WRONLY), fb = open(b, O_WRONLY)
+            let fa = open(a, O_WRONLY | O_CLOEXEC), fb = open(b, O_WRONLY | O_CLOEXEC)
             ready.signal()
             go.wait()
             func put(_ fd: Int32, _ bytes: [UInt8]) {
@@ -135,7 +135,7 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
         // a: a finger from 0 to 0.3 s; b: one from 0.1 to 0.2 s. Written device by device: the
         // recording puts them in timestamp order.
         let writer = Thread {
-            let fa = open(a, O_WRONLY), fb = open(b, O_WRONLY)
+            let fa = open(a, O_WRONLY | O_CLOEXEC), fb = open(b, O_WRONLY | O_CLOEXEC)
             let bytesA = frame(0, [(3, 0x39, 1), (3, 0x35, 10), (3, 0x36, 20)]) + frame(300_000, [(3, 0x39, -1)])
             let bytesB = frame(100_000, [(3, 0x39, 1), (3, 0x35, 50), (3, 0x36, 60)]) + frame(200_000, [(3, 0x39, -1)])
             _ = bytesA.withUnsafeBytes { write(fa, $0.baseAddress, $0.count) }

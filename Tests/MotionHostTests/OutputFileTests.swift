@@ -112,7 +112,7 @@ import Glibc
 /// Everything a reader of `path` (a FIFO) gets until the writer closes it. (Foundation's
 /// `contents(atPath:)` refuses to read a FIFO.)
 private func readAll(_ path: String) -> Data {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return Data() }
     defer { close(fd) }
     var data = Data()

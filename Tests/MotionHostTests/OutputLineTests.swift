@@ -10,7 +10,7 @@ import Testing
     /// Runs `body` on an output writing to a fresh file, then returns the file's text.
     func written(_ body: (JSONLinesOutput) -> Void) throws -> String {
         let path = makeTemporaryFolder("output").appendingPathComponent("out.jsonl").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         try #require(fd >= 0)
         let output = JSONLinesOutput(fileDescriptor: fd)
         body(output)

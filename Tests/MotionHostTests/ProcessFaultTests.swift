@@ -148,7 +148,7 @@ private struct Scene {
 
     /// Waits until a script announced itself; false if it never did (or the process ended).
     func waitUntilReady() -> Bool {
-        let fd = open(ready, O_RDONLY | O_NONBLOCK)
+        let fd = open(ready, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var waited = 0.0
@@ -175,7 +175,7 @@ private func touchFrame(usec: Int, x: Int32, y: Int32 = 100, first: Bool = false
 /// Opens a device FIFO for writing (blocks until the process opens it) and writes frames.
 private final class DeviceWriter {
     let fd: Int32
-    init(_ path: String) { fd = open(path, O_WRONLY) }
+    init(_ path: String) { fd = open(path, O_WRONLY | O_CLOEXEC) }
     func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
     func close() { Glibc.close(fd) }
 }

@@ -109,7 +109,7 @@ final class Box<T>: @unchecked Sendable {
         // The reader says once what it waits for (after a second without data), then a writer comes.
         for _ in 0..<300 where lock.withLock({ notices.value.isEmpty }) { usleep(100_000) }
         #expect(lock.withLock { notices.value } == ["\(fifo): waiting for a writer on this FIFO (nothing received yet)"])
-        let w = open(fifo, O_WRONLY)
+        let w = open(fifo, O_WRONLY | O_CLOEXEC)
         _ = write(w, "hello", 5)
         close(w)
         #expect(reader.wait(timeout: .now() + 30) == .success)
@@ -122,7 +122,7 @@ final class Box<T>: @unchecked Sendable {
         #expect(mkfifo(fifo, 0o600) == 0)
         Thread.detachNewThread {
             usleep(200_000)
-            let w = open(fifo, O_WRONLY)
+            let w = open(fifo, O_WRONLY | O_CLOEXEC)
             let text = "{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}\n{\"t\":1,\"id\":1,\"phase\":\"up\",\"x\":1,\"y\":2}\n"
             _ = text.withCString { write(w, $0, strlen($0)) }
             close(w)

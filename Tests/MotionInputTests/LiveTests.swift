@@ -48,7 +48,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
         let device = try LiveDevice(path: fifo)
         #expect(device.reader.isEvdevNode == false)
         let writer = Thread {
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             // 10 bytes, then the rest of the first record, then 1.5 records, then the rest.
             writeInPieces(fd, bytes, chunks: [10, 14, 36, 100])
         }
