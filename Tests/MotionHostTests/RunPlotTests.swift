@@ -207,6 +207,22 @@ private func census(_ svg: String) throws -> SVGCensus {
         #expect(plotted.stdout == plain.stdout)
     }
 
+    /// `run --plot --app NAME` decides `apps =` against NAME as `run --app NAME` does (the plot
+    /// path once never fixed the application, so a per-application tap recognized nothing).
+    @Test func runWithPlotHonoursApp() throws {
+        let folder = makeTemporaryFolder("plot")
+        writeFile(#"motion.tap{apps = "Alpha"}:on("recognized", function() motion.emit("tapped", 1) end)"# + "\n", "app.lua", in: folder)
+        writeFile(#"{"t":0,"id":1,"phase":"down","x":10,"y":10}"# + "\n" + #"{"t":0.1,"id":1,"phase":"up","x":10,"y":10}"# + "\n"
+                  + #"{"t":1,"id":2,"phase":"down","x":10,"y":10}"# + "\n", "tap.jsonl", in: folder)
+        let plain = try runMotionscript(["run", "app.lua", "--events", "tap.jsonl", "--app", "Alpha"], in: folder)
+        let plotted = try runMotionscript(["run", "app.lua", "--events", "tap.jsonl", "--app", "Alpha", "--plot", "app.svg"], in: folder)
+        let other = try runMotionscript(["run", "app.lua", "--events", "tap.jsonl", "--app", "Beta", "--plot", "other.svg"], in: folder)
+        #expect(plain.status == 0 && plotted.status == 0 && other.status == 0, "\(plotted.stderr)")
+        #expect(plain.stdout.contains(#""name":"tapped","value":1"#), "\(plain.stdout)")
+        #expect(plotted.stdout == plain.stdout)
+        #expect(other.stdout == "")
+    }
+
     @Test func aScriptErrorExits1AndWritesNoPicture() throws {
         let folder = makeTemporaryFolder("plot")
         writeFile("error('boom')\n", "bad.lua", in: folder)
