@@ -4,116 +4,178 @@ import Foundation
 import Glibc
 #endif
 
-/// One thread that waits for every command `motion.exec` launched, in the whole process: each
-/// child is watched through a pidfd (`pidfd_open`) in one `ppoll`, and reaped by its own pid
-/// (`waitpid(pid)`, never `waitpid(-1)`, which would take children that are not ours, such as
-/// a scenario worker's). A thread per running command made 2,000 commands 1,842 threads.
+/// One thread that waits for every command `motion.exec` launched, in the whole process, and
+/// reaps each by its own pid (`waitpid(pid)`, never `waitpid(-1)`, which would take children
+/// that are not ours, such as a scenario worker's). A thread per running command made 2,000
+/// commands 1,842 threads.
+///
+/// A child is watched through a pidfd (`pidfd_open`, Linux 5.3) in the thread's one `poll`.
+/// Where there is none (an older kernel; valgrind 3.19, which does not know the call; no
+/// descriptor left), the child is watched through SIGCHLD instead (`ChildSignal`): the signal
+/// wakes the same thread, which asks each such child of ours with `waitpid(pid, WNOHANG)`.
+/// Still one thread, still only our own children reaped, and no wake-up but for a signal or a
+/// launch: a child that ended before it was listed is found because listing it and the
+/// signal's look are serialised by the lock the launch holds (`spawn`).
 ///
 /// The thread starts with the first child and stays, blocked in its wait (no wake-ups), for
-/// the life of the process. On a kernel without pidfd_open (before 5.3) a child gets a thread
-/// of its own, as before.
+/// the life of the process.
 final class ChildReaper: @unchecked Sendable {
     static let shared = ChildReaper()
 
     private struct Child {
         let pid: pid_t
+        /// -1: watched through SIGCHLD.
         let pidfd: Int32
         let exited: @Sendable (Int32) -> Void
     }
 
+    private let openPidfd: @Sendable (pid_t) -> Int32
+    /// Guards everything below. What it guards is only ever touched with it held, so Swift's
+    /// dynamic exclusivity checks (some 40 instructions an access) are left out.
     private let lock = NSLock()
-    private var children: [Child] = []
+    @exclusivity(unchecked) private var children: [Child] = []
+    /// Children in `children` without a pidfd.
+    @exclusivity(unchecked) private var signalled = 0
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
-    private var started = false
+    @exclusivity(unchecked) private var started = false
+    /// Whether SIGCHLD wakes this reaper (from its first child without a pidfd on).
+    @exclusivity(unchecked) private var listensForSignal = false
     /// Threads started so far (one, however many children): for tests.
     private(set) var threadsStarted = 0
+    /// Times the thread came out of its wait: for tests (a busy loop would show here).
+    var wakeUps: Int { lock.withLock { wakeUpCount } }
+    @exclusivity(unchecked) private var wakeUpCount = 0
 
-    /// Calls `exited` with the wait status once `pid` (a child of this process) ended; on the
-    /// reaper's thread.
-    func watch(_ pid: pid_t, exited: @escaping @Sendable (Int32) -> Void) {
-        let pidfd = ms_pidfd_open(pid)
-        guard pidfd >= 0 else { return reapOnOwnThread(pid, exited) }
-        _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
+    /// `openPidfd`: `pidfd_open`, or a stand-in that fails (tests of the SIGCHLD way).
+    init(openPidfd: @escaping @Sendable (pid_t) -> Int32 = { ms_pidfd_open($0) }) {
+        self.openPidfd = openPidfd
+    }
+
+    /// Runs `start` (which starts a child of this process and returns its pid, or nil) and
+    /// watches the child it started: `exited` gets its wait status once it ended, on the
+    /// reaper's thread. The lock is held from before the child exists until it is listed, so
+    /// the reaper's look for ended children (after a SIGCHLD) cannot pass it by.
+    func spawn(exited: @escaping @Sendable (Int32) -> Void, _ start: () -> pid_t?) -> pid_t? {
         lock.lock()
+        guard let pid = start() else {
+            lock.unlock()
+            return nil
+        }
+        // pidfds are close-on-exec from the start (pidfd_open(2)).
+        let pidfd = openPidfd(pid)
         children.append(Child(pid: pid, pidfd: pidfd, exited: exited))
-        let needsThread = !started
-        if needsThread {
-            var fds: [Int32] = [0, 0]
-            if pipe(&fds) == 0 {
-                for fd in fds {
-                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                }
-                (wakeRead, wakeWrite) = (fds[0], fds[1])
-            }
-            started = true
-            threadsStarted += 1
-        }
-        let wake = wakeWrite
-        lock.unlock()
-        if needsThread {
-            let thread = Thread { [self] in run() }
-            thread.name = "motionscript reaper"
-            thread.start()
+        var wake = false
+        if !started { startThread() }
+        if pidfd >= 0 {
+            wake = true  // a new descriptor for the thread's poll
         } else {
-            var byte: UInt8 = 1
-            _ = write(wake, &byte, 1)
+            signalled += 1
+            if !listensForSignal {
+                // From now on SIGCHLD wakes the thread. This child may have ended before: look once.
+                listensForSignal = true
+                ChildSignal.listen(wakeWrite)
+                wake = true
+            }
         }
+        let fd = wakeWrite
+        lock.unlock()
+        if wake {
+            var byte: UInt8 = 1
+            _ = write(fd, &byte, 1)
+        }
+        return pid
     }
 
     /// How many children are being waited for.
     var waiting: Int { lock.withLock { children.count } }
     /// Children reaped so far (their `exited` called): for tests.
     var reaped: Int { lock.withLock { reapedCount } }
-    private var reapedCount = 0
+    @exclusivity(unchecked) private var reapedCount = 0
+
+    /// With the lock held.
+    private func startThread() {
+        var fds: [Int32] = [0, 0]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            (wakeRead, wakeWrite) = (fds[0], fds[1])
+        }
+        started = true
+        threadsStarted += 1
+        let thread = Thread { [self] in run() }
+        thread.name = "motionscript reaper"
+        thread.start()
+    }
 
     /// The thread's loop. Its buffers are made once and reused: a wake-up (one per command
-    /// launched, one per command ended) allocates nothing, so a daemon that runs commands for
-    /// months stays flat. (It used to filter `fds.dropFirst()` into a Set per wake-up; in
-    /// optimized builds that kept each wake-up's pollfd buffer alive: ~600 bytes per command.)
+    /// launched with a pidfd, one per command ended) allocates nothing, so a daemon that runs
+    /// commands for months stays flat. (It used to filter `fds.dropFirst()` into a Set per
+    /// wake-up; in optimized builds that kept each wake-up's pollfd buffer alive: ~600 bytes
+    /// per command.)
     private func run() {
         var fds: [pollfd] = []
         var ready: [Int32] = []
-        var done: [Child] = []
+        var ended: [Ended] = []
         var sink = [UInt8](repeating: 0, count: 64)
         while true {
             lock.lock()
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            for child in children { fds.append(pollfd(fd: child.pidfd, events: Int16(POLLIN), revents: 0)) }
+            // By index: a copy of a child would retain its closure.
+            for i in children.indices where children[i].pidfd >= 0 {
+                fds.append(pollfd(fd: children[i].pidfd, events: Int16(POLLIN), revents: 0))
+            }
             lock.unlock()
             let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
             if rc < 0 { continue }  // EINTR
-            if fds[0].revents != 0 {
+            // A launch or a SIGCHLD: the children without a pidfd are looked at below.
+            let woken = fds[0].revents != 0
+            if woken {
                 while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
             }
             ready.removeAll(keepingCapacity: true)
             for i in 1..<fds.count where fds[i].revents != 0 { ready.append(fds[i].fd) }
-            guard !ready.isEmpty else { continue }
             lock.lock()
-            children.removeAll { child in
-                guard ready.contains(child.pidfd) else { return false }
-                done.append(child)
-                return true
+            wakeUpCount += 1
+            let look = woken && signalled > 0
+            var i = 0
+            while (!ready.isEmpty || look) && i < children.count {
+                let (pid, pidfd) = (children[i].pid, children[i].pidfd)
+                var status: Int32 = 0
+                if pidfd >= 0 {
+                    guard ready.contains(pidfd) else { i += 1; continue }
+                    ended.append(Ended(child: children.remove(at: i), status: 0, waited: false))
+                    continue
+                }
+                guard look else { i += 1; continue }
+                let rc = waitpid(pid, &status, WNOHANG)
+                // 0: still running. ECHILD: not a child any more (SIGCHLD was ignored when it
+                // ended, or someone reaped it); nothing to wait for.
+                guard rc == pid || (rc < 0 && errno == ECHILD) else { i += 1; continue }
+                ended.append(Ended(child: children.remove(at: i), status: rc < 0 ? 0 : status, waited: true))
+                signalled -= 1
             }
             lock.unlock()
-            for child in done {
-                var status: Int32 = 0
-                while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
-                close(child.pidfd)
-                child.exited(status)
+            for i in ended.indices {
+                var status = ended[i].status
+                if !ended[i].waited {
+                    while waitpid(ended[i].child.pid, &status, 0) < 0 && errno == EINTR {}
+                    close(ended[i].child.pidfd)
+                }
+                ended[i].child.exited(status)
             }
-            lock.withLock { reapedCount += done.count }
-            done.removeAll(keepingCapacity: true)
+            if !ended.isEmpty { lock.withLock { reapedCount += ended.count } }
+            ended.removeAll(keepingCapacity: true)
         }
     }
 
-    private func reapOnOwnThread(_ pid: pid_t, _ exited: @escaping @Sendable (Int32) -> Void) {
-        Thread {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            exited(status)
-        }.start()
+    /// A child found ended, reaped already (`waited`) or to be reaped by its pid.
+    private struct Ended {
+        let child: Child
+        let status: Int32
+        let waited: Bool
     }
 }

@@ -13,9 +13,16 @@ import Glibc
 ///   (non-zero exit, a signal) to `report`; a command that cannot start at all is reported the same way. Neither is fatal.
 public final class ProcessLauncher: Sendable {
     private let report: @Sendable (String) -> Void
+    private let reaper: ChildReaper
 
-    public init(report: @escaping @Sendable (String) -> Void = ProcessLauncher.reportToStderr) {
+    public convenience init(report: @escaping @Sendable (String) -> Void = ProcessLauncher.reportToStderr) {
+        self.init(report: report, reaper: .shared)
+    }
+
+    /// `reaper`: tests give their own (one without pidfds).
+    init(report: @escaping @Sendable (String) -> Void, reaper: ChildReaper) {
         self.report = report
+        self.reaper = reaper
     }
 
     @Sendable public static func reportToStderr(_ line: String) {
@@ -23,61 +30,73 @@ public final class ProcessLauncher: Sendable {
     }
 
     /// Starts `argv` (searched in PATH); returns its pid, or nil when it could not start (reported).
+    /// The shown form of `argv` is made only for a report: a command that runs and succeeds
+    /// costs no text.
     @discardableResult
     public func launch(_ argv: [String]) -> pid_t? {
-        let shown = Self.show(argv)
         guard let program = argv.first, !program.isEmpty else {
             report("motionscript: exec: no command to run")
             return nil
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        // Nothing else of motionscript's: a launched program that kept a grabbed device open
-        // would keep it grabbed after motionscript exits.
-        _ = Self.addCloseFrom?(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, program, &actions, &attributes, &cArguments, environ)
-        guard rc == 0 else {
-            report("motionscript: exec \(shown): cannot start: \(String(cString: strerror(rc)))")
-            return nil
-        }
         let report = self.report
-        ChildReaper.shared.watch(pid) { status in
+        let exited: @Sendable (Int32) -> Void = { status in
             let exited = status & 0x7f == 0
             if exited {
                 let code = (status >> 8) & 0xff
                 // 127 is the shell's "command not found" (posix_spawnp found `sh` itself).
-                if code != 0 { report("motionscript: exec \(shown): exited with status \(code)") }
+                if code != 0 { report("motionscript: exec \(ProcessLauncher.show(argv)): exited with status \(code)") }
             } else {
-                report("motionscript: exec \(shown): killed by signal \(status & 0x7f)")
+                report("motionscript: exec \(ProcessLauncher.show(argv)): killed by signal \(status & 0x7f)")
             }
+        }
+        var rc: Int32 = 0
+        let settings = SpawnSettings.shared
+        let pid = Self.withCArguments(argv) { arguments in
+            reaper.spawn(exited: exited) {
+                var pid: pid_t = 0
+                rc = posix_spawnp(&pid, arguments[0]!, settings.actions, settings.attributes, arguments, environ)
+                return rc == 0 ? pid : nil
+            }
+        }
+        guard let pid else {
+            report("motionscript: exec \(Self.show(argv)): cannot start: \(String(cString: strerror(rc)))")
+            return nil
         }
         return pid
     }
 
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    /// `argv` as C strings, for the time of `body`: one buffer holds the pointers and the
+    /// bytes, on the stack when it is small. An argument stops at a NUL byte, as a C string does
+    /// (`motion.exec` refuses those before).
+    static func withCArguments<R>(_ argv: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        let pointerBytes = (argv.count + 1) * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride
+        var bytes = pointerBytes
+        for argument in argv { bytes += argument.utf8.count + 1 }
+        return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: MemoryLayout<UnsafeMutablePointer<CChar>?>.alignment) { buffer in
+            let base = buffer.baseAddress!
+            let pointers = base.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: argv.count + 1)
+            var next = base + pointerBytes
+            for i in argv.indices {
+                let utf8 = argv[i].utf8
+                let count = utf8.count
+                let copied = utf8.withContiguousStorageIfAvailable { bytes in
+                    if let source = bytes.baseAddress { next.copyMemory(from: source, byteCount: count) }
+                }
+                if copied == nil { _ = UnsafeMutableRawBufferPointer(start: next, count: count).initializeMemory(as: UInt8.self, from: utf8) }
+                next.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
+                pointers[i] = next.bindMemory(to: CChar.self, capacity: count + 1)
+                next += count + 1
+            }
+            pointers[argv.count] = nil
+            return body(pointers)
+        }
+    }
+
+    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up at run time: the
     /// header declares it only for GNU sources. Without it children inherit what is not
     /// close-on-exec (motionscript opens its devices close-on-exec).
-    private static let addCloseFrom: AddCloseFrom? = {
+    static let addCloseFrom: AddCloseFrom? = {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
@@ -85,5 +104,34 @@ public final class ProcessLauncher: Sendable {
     /// `["sh","-c","xdotool key super"]` as `[sh, -c, "xdotool key super"]`, for messages.
     static func show(_ argv: [String]) -> String {
         "[" + argv.map { $0.contains(" ") || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: ", ") + "]"
+    }
+}
+
+/// How every child starts (see `ProcessLauncher`), made once: posix_spawn only reads them, so
+/// launches on several threads share them.
+private final class SpawnSettings: @unchecked Sendable {
+    static let shared = SpawnSettings()
+    let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
+    let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
+
+    private init() {
+        actions.initialize(to: posix_spawn_file_actions_t())
+        posix_spawn_file_actions_init(actions)
+        posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(actions, 2, 1)
+        // Nothing else of motionscript's: a launched program that kept a grabbed device open
+        // would keep it grabbed after motionscript exits.
+        _ = ProcessLauncher.addCloseFrom?(actions, 3)
+        attributes.initialize(to: posix_spawnattr_t())
+        posix_spawnattr_init(attributes)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(attributes, &defaults)
+        posix_spawnattr_setsigmask(attributes, &empty)
+        posix_spawnattr_setpgroup(attributes, 0)
+        posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
     }
 }

@@ -62,4 +62,62 @@ private final class Reports: @unchecked Sendable {
         #expect(getpgid(pid) == pid)
         #expect(getpgid(pid) != getpgrp())
     }
+
+    /// The command as reports show it: arguments with a space, and empty ones, in quotes; the
+    /// text is made only for a report, and stays what it was.
+    @Test func reportsShowTheCommandWithQuotedArguments() {
+        let reports = Reports()
+        let launcher = ProcessLauncher(report: reports.add)
+        #expect(launcher.launch(["sh", "-c", "exit 4", "", "a b", "c"]) != nil)
+        #expect(reports.wait(for: 1) == [#"motionscript: exec [sh, -c, "exit 4", "", "a b", c]: exited with status 4"#])
+        #expect(launcher.launch(["sh", "-c", "kill -9 $$"]) != nil)
+        #expect(reports.wait(for: 2).last == #"motionscript: exec [sh, -c, "kill -9 $$"]: killed by signal 9"#)
+        #expect(launcher.launch(["no such program motionscript", ""]) == nil)
+        #expect(reports.all.last == #"motionscript: exec ["no such program motionscript", ""]: cannot start: No such file or directory"#)
+        #expect(ProcessLauncher.show(["x", " ", "é", "tab\there"]) == #"[x, " ", é, tab\#there]"#)
+    }
+
+    /// The arguments reach the child byte for byte (long ones, non-ASCII ones, empty ones).
+    @Test func argumentsReachTheChildWhole() {
+        let reports = Reports()
+        let long = String(repeating: "é", count: 300)
+        let argv = ["sh", "-c", #"[ "$1" = "$2" ] && [ -z "$3" ] && [ ${#1} -gt 300 ] && exit 9; exit 1"#, "sh", long, long, ""]
+        #expect(ProcessLauncher(report: reports.add).launch(argv) != nil)
+        #expect(reports.wait(for: 1).first?.hasSuffix("exited with status 9") == true)
+    }
+
+    /// Without pidfd_open (kernels before 5.3, valgrind 3.19) children are watched through
+    /// SIGCHLD by the same one thread: every child reaped, its status reported, no thread per
+    /// child, no child of someone else taken, and no wake-up without a signal or a launch.
+    @Test func withoutPidfdOneThreadReapsEveryChildAndOnlyOurs() throws {
+        let reaper = ChildReaper(openPidfd: { _ in
+            errno = ENOSYS
+            return -1
+        })
+        let reports = Reports()
+        let launcher = ProcessLauncher(report: reports.add, reaper: reaper)
+        // A child that is not ours, ended and not yet reaped: it must stay for its owner.
+        var foreign: pid_t = 0
+        try #require(posix_spawnp(&foreign, "true", nil, nil, [strdup("true"), nil], environ) == 0)
+        var info = siginfo_t()
+        try #require(waitid(P_PID, id_t(foreign), &info, WEXITED | WNOWAIT) == 0)
+
+        var pids: [pid_t] = []
+        for _ in 0..<40 { pids.append(try #require(launcher.launch(["true"]))) }
+        pids.append(try #require(launcher.launch(["sh", "-c", "exit 5"])))
+        for _ in 0..<2000 where reaper.reaped < pids.count { usleep(5_000) }  // a hang guard
+        #expect(reaper.reaped == pids.count)
+        #expect(reaper.waiting == 0)
+        #expect(reaper.threadsStarted == 1)
+        #expect(pids.allSatisfy { kill($0, 0) != 0 && errno == ESRCH })
+        #expect(reports.all == [#"motionscript: exec [sh, -c, "exit 5"]: exited with status 5"#])
+
+        // No busy loop: with the foreign zombie still there, the thread wakes only when a byte
+        // came (a SIGCHLD of anyone's child in this process: other tests launch too).
+        let (wakeUps, signals) = (reaper.wakeUps, ChildSignal.received)
+        usleep(50_000)  // a busy loop would spin here
+        #expect(reaper.wakeUps - wakeUps <= ChildSignal.received - signals + 1)
+        var status: Int32 = 0
+        #expect(waitpid(foreign, &status, WNOHANG) == foreign)
+    }
 }
