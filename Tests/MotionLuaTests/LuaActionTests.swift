@@ -136,6 +136,13 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         ("motion.exec{}", "script.lua:1: motion.exec: the argument list is empty"),
         ("motion.exec{'a', {}}", "script.lua:1: motion.exec: argument 2 must be a string, got table"),
         ("motion.exec(true)", "script.lua:1: bad argument #1 to 'motion.exec' (command string or table of arguments expected, got boolean)"),
+        // Numbers are not converted; a wrong type is found before a NUL byte, and the first
+        // argument with a NUL byte is named.
+        ("motion.exec{'a', 5}", "script.lua:1: motion.exec: argument 2 must be a string, got number"),
+        ("motion.exec(5)", "script.lua:1: bad argument #1 to 'motion.exec' (command string or table of arguments expected, got number)"),
+        ("motion.exec{'a\\0', {}}", "script.lua:1: motion.exec: argument 2 must be a string, got table"),
+        ("motion.exec{'a', 'b\\0', 'c\\0'}", "script.lua:1: motion.exec: argument 2 contains a NUL byte (\\0), which a command line cannot carry"),
+        ("motion.exec('echo \\0')", "script.lua:1: motion.exec: the command contains a NUL byte (\\0), which a command line cannot carry"),
         ("motion.mouse.move(1/0, 0)", "script.lua:1: bad argument #1 to 'motion.mouse.move' (finite number expected)"),
         ("motion.mouse.button('left', 'press')", "script.lua:1: motion.mouse.button: the second argument must be \"down\", \"up\" or \"click\", got 'press'"),
         ("motion.mouse.button('wheel')", "script.lua:1: motion.mouse.button: unknown mouse button 'wheel' (buttons: left, right, middle, side, extra, forward, back)"),

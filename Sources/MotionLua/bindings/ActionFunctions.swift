@@ -1,6 +1,9 @@
 import CLua
 import MotionActions
 import MotionStreams
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `motion.exec`, `motion.keys`, `motion.keyDown`, `motion.keyUp` and `motion.mouse.move`,
 /// `.scroll`, `.button`. Each writes its action line, then, when the host performs actions
@@ -31,34 +34,52 @@ enum ActionFunctions {
     /// `motion.exec(cmd)` runs `sh -c cmd`; `motion.exec{argv...}` runs argv[1] (searched in
     /// PATH) with the rest as arguments. Returns at once.
     static func exec(_ call: LuaCall) throws -> Int32 {
-        let lua = call.lua
+        let L = call.lua.L
         var argv: [String]
-        if let command = lua.isTable(1) ? nil : lua.string(at: 1) {
+        // A command line is C strings: a NUL byte would cut the argument there, while the
+        // action line shows it whole. The first argument holding one (1-based), if any.
+        var nulAt = 0
+        let isTable = call.lua.isTable(1)
+        if !isTable, let command = string(L, 1, &nulAt) {
             argv = ["sh", "-c", command]
-        } else if lua.isTable(1) {
-            argv = []
-            let count = lua_rawlen(lua.L, 1)
+            if nulAt != 0 { throw LuaBindingError("motion.exec: the command contains a NUL byte (\\0), which a command line cannot carry") }
+        } else if isTable {
+            let count = lua_rawlen(L, 1)
             guard count > 0 else { throw LuaBindingError("motion.exec: the argument list is empty (give {\"program\", \"arg\", ...})") }
+            argv = []
+            argv.reserveCapacity(Int(count))
             for i in 1...count {
-                lua_rawgeti(lua.L, 1, lua_Integer(i))
-                defer { lua.pop() }
-                guard lua_type(lua.L, -1) == LUA_TSTRING || lua_type(lua.L, -1) == LUA_TNUMBER, let item = lua.string(at: -1) else {
-                    throw LuaBindingError("motion.exec: argument \(i) must be a string, got \(lua.typeName(at: -1))")
+                lua_rawgeti(L, 1, lua_Integer(i))
+                defer { lua_settop(L, -2) }
+                var nul = 0
+                guard let item = string(L, -1, &nul) else {
+                    throw LuaBindingError("motion.exec: argument \(i) must be a string, got \(call.lua.typeName(at: -1))")
                 }
+                if nul != 0 && nulAt == 0 { nulAt = Int(i) }
                 argv.append(item)
             }
+            if nulAt != 0 { throw LuaBindingError("motion.exec: argument \(nulAt) contains a NUL byte (\\0), which a command line cannot carry") }
         } else {
             throw call.badArgument(1, "command string or table of arguments")
         }
-        // A command line is C strings: a NUL byte would cut the argument there, while the
-        // action line shows it whole.
-        if let index = argv.firstIndex(where: { $0.utf8.contains(0) }) {
-            let which = lua.isTable(1) ? "argument \(index + 1)" : "the command"
-            throw LuaBindingError("motion.exec: \(which) contains a NUL byte (\\0), which a command line cannot carry")
-        }
-        call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: [("argv", .array(argv.map { .string($0) }))])
+        var shown: [MotionValue] = []
+        shown.reserveCapacity(argv.count)
+        for argument in argv { shown.append(.string(argument)) }
+        call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: [("argv", .array(shown))])
         call.runtime.actions.launch(argv)
         return 0
+    }
+
+    /// The Lua string at `index` (strings only, not numbers), with `nul` set to 1 when it
+    /// holds a NUL byte (found with memchr on Lua's bytes: no walk of the Swift string).
+    private static func string(_ L: OpaquePointer, _ index: Int32, _ nul: inout Int) -> String? {
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let chars = lua_tolstring(L, index, &length) else { return nil }
+        if memchr(chars, 0, length) != nil { nul = 1 }
+        return chars.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
     }
 
     /// `motion.keys("ctrl+alt+Right")`: presses the chord and releases it.
