@@ -43,6 +43,51 @@ private func performingRuntime(_ source: String) throws -> (LuaRuntime, TestOutp
         ])
     }
 
+    /// A command repeated reuses the last one's argv only when every byte is the same: each
+    /// line is the command of its own call, whatever came before (a prefix, a longer list, the
+    /// string form against the same argv, bytes that are not UTF-8, a wrong type after a good call).
+    @Test func repeatedCommandsAreEachTheirOwn() throws {
+        let (runtime, output) = try loadedRuntime(#"""
+            local function try(f) local ok, e = pcall(f); if not ok then motion.emit("error", e) end end
+            motion.exec{"a", "b"}
+            motion.exec{"a", "b"}
+            motion.exec{"a", "c"}
+            motion.exec{"a", "c", ""}
+            motion.exec{"a", "c"}
+            motion.exec{"a"}
+            motion.exec("x y")
+            motion.exec{"sh", "-c", "x y"}
+            motion.exec("x z")
+            motion.exec{"\xff"}
+            motion.exec{"\xef\xbf\xbd"}
+            motion.exec{"\xff"}
+            try(function() motion.exec{"\xff", 5} end)
+            try(function() motion.exec{"a\0"} end)
+            motion.exec{"a"}
+            """#)
+        runtime.close()
+        #expect(output.lines.filter { $0.hasPrefix("0 action") } == [
+            #"0 action {"action":"exec","argv":["a","b"]}"#,
+            #"0 action {"action":"exec","argv":["a","b"]}"#,
+            #"0 action {"action":"exec","argv":["a","c"]}"#,
+            #"0 action {"action":"exec","argv":["a","c",""]}"#,
+            #"0 action {"action":"exec","argv":["a","c"]}"#,
+            #"0 action {"action":"exec","argv":["a"]}"#,
+            #"0 action {"action":"exec","argv":["sh","-c","x y"]}"#,
+            #"0 action {"action":"exec","argv":["sh","-c","x y"]}"#,
+            #"0 action {"action":"exec","argv":["sh","-c","x z"]}"#,
+            "0 action {\"action\":\"exec\",\"argv\":[\"\u{FFFD}\"]}",
+            "0 action {\"action\":\"exec\",\"argv\":[\"\u{FFFD}\"]}",
+            "0 action {\"action\":\"exec\",\"argv\":[\"\u{FFFD}\"]}",
+            #"0 action {"action":"exec","argv":["a"]}"#,
+        ])
+        let errors = output.lines.filter { $0.hasPrefix("0 error") }
+        #expect(errors.count == 2)
+        #expect(errors.first?.contains("script.lua:14: motion.exec: argument 2 must be a string, got number") == true)
+        #expect(errors.last?.contains("script.lua:15: motion.exec: argument 1 contains a NUL byte") == true)
+        #expect(output.lines.count == 15 && output.lines[12].hasPrefix("0 error") && output.lines[13].hasPrefix("0 error"))
+    }
+
     /// Float noise reached action lines: `"move":{"x":10,"y":7.599999999999966}`. Shown
     /// rounded to a millionth of a unit; the values a script means stay exact.
     @Test func mouseMovementIsShownWithoutFloatNoise() throws {

@@ -34,40 +34,82 @@ enum ActionFunctions {
     /// `motion.exec(cmd)` runs `sh -c cmd`; `motion.exec{argv...}` runs argv[1] (searched in
     /// PATH) with the rest as arguments. Returns at once.
     static func exec(_ call: LuaCall) throws -> Int32 {
+        let session = call.runtime.actions
+        let isTable = call.lua.isTable(1)
+        let command: ActionSession.Command
+        // A script runs the same command on every gesture: when the arguments spell the last
+        // one's byte for byte, its strings, arrays and line fields serve again (none made, none
+        // checked, none freed).
+        if let last = session.lastCommand, sameArguments(call.lua.L, isTable, last.argv) {
+            command = last
+        } else {
+            let argv = try arguments(call, isTable)
+            var shown: [MotionValue] = []
+            shown.reserveCapacity(argv.count)
+            for argument in argv { shown.append(.string(argument)) }
+            command = ActionSession.Command(argv: argv, fields: [("argv", .array(shown))])
+            session.lastCommand = command
+        }
+        call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: command.fields)
+        session.launch(command.argv)
+        return 0
+    }
+
+    /// `motion.exec`'s argument as an argv, or its error.
+    private static func arguments(_ call: LuaCall, _ isTable: Bool) throws -> [String] {
         let L = call.lua.L
-        var argv: [String]
         // A command line is C strings: a NUL byte would cut the argument there, while the
         // action line shows it whole. The first argument holding one (1-based), if any.
         var nulAt = 0
-        let isTable = call.lua.isTable(1)
         if !isTable, let command = string(L, 1, &nulAt) {
-            argv = ["sh", "-c", command]
             if nulAt != 0 { throw LuaBindingError("motion.exec: the command contains a NUL byte (\\0), which a command line cannot carry") }
-        } else if isTable {
-            let count = lua_rawlen(L, 1)
-            guard count > 0 else { throw LuaBindingError("motion.exec: the argument list is empty (give {\"program\", \"arg\", ...})") }
-            argv = []
-            argv.reserveCapacity(Int(count))
-            for i in 1...count {
-                lua_rawgeti(L, 1, lua_Integer(i))
-                defer { lua_settop(L, -2) }
-                var nul = 0
-                guard let item = string(L, -1, &nul) else {
-                    throw LuaBindingError("motion.exec: argument \(i) must be a string, got \(call.lua.typeName(at: -1))")
-                }
-                if nul != 0 && nulAt == 0 { nulAt = Int(i) }
-                argv.append(item)
-            }
-            if nulAt != 0 { throw LuaBindingError("motion.exec: argument \(nulAt) contains a NUL byte (\\0), which a command line cannot carry") }
-        } else {
-            throw call.badArgument(1, "command string or table of arguments")
+            return ["sh", "-c", command]
         }
-        var shown: [MotionValue] = []
-        shown.reserveCapacity(argv.count)
-        for argument in argv { shown.append(.string(argument)) }
-        call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: [("argv", .array(shown))])
-        call.runtime.actions.launch(argv)
-        return 0
+        guard isTable else { throw call.badArgument(1, "command string or table of arguments") }
+        let count = lua_rawlen(L, 1)
+        guard count > 0 else { throw LuaBindingError("motion.exec: the argument list is empty (give {\"program\", \"arg\", ...})") }
+        var argv: [String] = []
+        argv.reserveCapacity(Int(count))
+        for i in 1...count {
+            lua_rawgeti(L, 1, lua_Integer(i))
+            defer { lua_settop(L, -2) }
+            var nul = 0
+            guard let item = string(L, -1, &nul) else {
+                throw LuaBindingError("motion.exec: argument \(i) must be a string, got \(call.lua.typeName(at: -1))")
+            }
+            if nul != 0 && nulAt == 0 { nulAt = Int(i) }
+            argv.append(item)
+        }
+        if nulAt != 0 { throw LuaBindingError("motion.exec: argument \(nulAt) contains a NUL byte (\\0), which a command line cannot carry") }
+        return argv
+    }
+
+    /// Whether `motion.exec`'s argument spells `argv` (a valid argv made from an earlier call)
+    /// byte for byte: then it is valid too. Anything else (another type, other bytes, bytes
+    /// that were not UTF-8 and read back repaired) is not the same: it is read the full way.
+    private static func sameArguments(_ L: OpaquePointer, _ isTable: Bool, _ argv: [String]) -> Bool {
+        guard isTable else {
+            return argv.count == 3 && argv[0] == "sh" && argv[1] == "-c" && equal(L, 1, argv[2])
+        }
+        guard lua_rawlen(L, 1) == argv.count else { return false }
+        for i in 0..<argv.count {
+            lua_rawgeti(L, 1, lua_Integer(i + 1))
+            let same = equal(L, -1, argv[i])
+            lua_settop(L, -2)
+            if !same { return false }
+        }
+        return true
+    }
+
+    /// Whether the value at `index` is a Lua string of exactly the bytes of `s`.
+    private static func equal(_ L: OpaquePointer, _ index: Int32, _ s: String) -> Bool {
+        guard lua_type(L, index) == LUA_TSTRING else { return false }
+        var length = 0
+        guard let chars = lua_tolstring(L, index, &length) else { return false }
+        let utf8 = s.utf8
+        guard utf8.count == length else { return false }
+        if length == 0 { return true }
+        return utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, chars, length) == 0 } ?? false
     }
 
     /// The Lua string at `index` (strings only, not numbers), with `nul` set to 1 when it

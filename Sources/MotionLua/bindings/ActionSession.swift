@@ -10,6 +10,12 @@ public final class ActionSession {
     let input: VirtualInput
     /// Held keys and buttons → the name the script used, for the release lines.
     var heldNames: [UInt16: String] = [:]
+    /// The last `motion.exec` command and its line's fields (see `ActionFunctions.exec`).
+    var lastCommand: Command?
+    struct Command {
+        let argv: [String]
+        let fields: [(key: String, value: MotionValue)]
+    }
     /// `staged`: where the actions wait until the version is accepted (`ActionStage`).
     private let stage: ActionStage?
 
