@@ -116,37 +116,36 @@ final class ChildReaper: @unchecked Sendable {
     /// wake-up; in optimized builds that kept each wake-up's pollfd buffer alive: ~600 bytes
     /// per command.)
     private func run() {
+        // pollfds in use: the first `watched` (the wake pipe, then one per pidfd).
         var fds: [pollfd] = []
-        var ready: [Int32] = []
+        var watched = 0
         var ended: [Ended] = []
         var sink = [UInt8](repeating: 0, count: 64)
         while true {
             lock.lock()
-            fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            watched = 0
+            put(wakeRead, in: &fds, at: &watched)
             // By index: a copy of a child would retain its closure.
-            for i in children.indices where children[i].pidfd >= 0 {
-                fds.append(pollfd(fd: children[i].pidfd, events: Int16(POLLIN), revents: 0))
-            }
+            for i in children.indices where children[i].pidfd >= 0 { put(children[i].pidfd, in: &fds, at: &watched) }
             lock.unlock()
-            let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
-            if rc < 0 { continue }  // EINTR
+            let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t(watched), -1) }
+            if rc <= 0 { continue }  // EINTR
             // A launch or a SIGCHLD: the children without a pidfd are looked at below.
             let woken = fds[0].revents != 0
             if woken {
-                while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+                // Until a read comes back short: the pipe is empty then (most wake-ups: one read).
+                while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) == sink.count {}
             }
-            ready.removeAll(keepingCapacity: true)
-            for i in 1..<fds.count where fds[i].revents != 0 { ready.append(fds[i].fd) }
+            let anyReady = rc > (woken ? 1 : 0)
             lock.lock()
             wakeUpCount += 1
             let look = woken && signalled > 0
             var i = 0
-            while (!ready.isEmpty || look) && i < children.count {
+            while (anyReady || look) && i < children.count {
                 let (pid, pidfd) = (children[i].pid, children[i].pidfd)
                 var status: Int32 = 0
                 if pidfd >= 0 {
-                    guard ready.contains(pidfd) else { i += 1; continue }
+                    guard anyReady, isReady(pidfd, fds, watched) else { i += 1; continue }
                     ended.append(Ended(child: children.remove(at: i), status: 0, waited: false))
                     continue
                 }
@@ -159,6 +158,7 @@ final class ChildReaper: @unchecked Sendable {
                 signalled -= 1
             }
             lock.unlock()
+            guard !ended.isEmpty else { continue }
             for i in ended.indices {
                 var status = ended[i].status
                 if !ended[i].waited {
@@ -167,9 +167,21 @@ final class ChildReaper: @unchecked Sendable {
                 }
                 ended[i].child.exited(status)
             }
-            if !ended.isEmpty { lock.withLock { reapedCount += ended.count } }
+            lock.withLock { reapedCount += ended.count }
             ended.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Sets `fds[index]` to wait for `fd` to be readable (growing `fds` once, then reused).
+    private func put(_ fd: Int32, in fds: inout [pollfd], at index: inout Int) {
+        let entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if index < fds.count { fds[index] = entry } else { fds.append(entry) }
+        index += 1
+    }
+
+    private func isReady(_ pidfd: Int32, _ fds: [pollfd], _ watched: Int) -> Bool {
+        for i in 1..<watched where fds[i].fd == pidfd { return fds[i].revents != 0 }
+        return false
     }
 
     /// A child found ended, reaped already (`waited`) or to be reaped by its pid.

@@ -50,11 +50,10 @@ public final class ProcessLauncher: Sendable {
             }
         }
         var rc: Int32 = 0
-        let settings = SpawnSettings.shared
         let pid = Self.withCArguments(argv) { arguments in
             reaper.spawn(exited: exited) {
                 var pid: pid_t = 0
-                rc = posix_spawnp(&pid, arguments[0]!, settings.actions, settings.attributes, arguments, environ)
+                rc = posix_spawnp(&pid, arguments[0]!, SpawnSettings.actions, SpawnSettings.attributes, arguments, environ)
                 return rc == 0 ? pid : nil
             }
         }
@@ -108,13 +107,10 @@ public final class ProcessLauncher: Sendable {
 }
 
 /// How every child starts (see `ProcessLauncher`), made once: posix_spawn only reads them, so
-/// launches on several threads share them.
-private final class SpawnSettings: @unchecked Sendable {
-    static let shared = SpawnSettings()
-    let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
-    let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
-
-    private init() {
+/// launches on several threads share them. Plain pointers: reaching them costs no reference count.
+private enum SpawnSettings {
+    nonisolated(unsafe) static let actions: UnsafeMutablePointer<posix_spawn_file_actions_t> = {
+        let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
         actions.initialize(to: posix_spawn_file_actions_t())
         posix_spawn_file_actions_init(actions)
         posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
@@ -122,6 +118,11 @@ private final class SpawnSettings: @unchecked Sendable {
         // Nothing else of motionscript's: a launched program that kept a grabbed device open
         // would keep it grabbed after motionscript exits.
         _ = ProcessLauncher.addCloseFrom?(actions, 3)
+        return actions
+    }()
+
+    nonisolated(unsafe) static let attributes: UnsafeMutablePointer<posix_spawnattr_t> = {
+        let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
         attributes.initialize(to: posix_spawnattr_t())
         posix_spawnattr_init(attributes)
         var defaults = sigset_t()
@@ -133,5 +134,6 @@ private final class SpawnSettings: @unchecked Sendable {
         posix_spawnattr_setsigmask(attributes, &empty)
         posix_spawnattr_setpgroup(attributes, 0)
         posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-    }
+        return attributes
+    }()
 }
