@@ -26,7 +26,10 @@ final class ChildReaper: @unchecked Sendable {
         let pid: pid_t
         /// -1: watched through SIGCHLD.
         let pidfd: Int32
-        let exited: @Sendable (Int32) -> Void
+        /// What it runs and where its failure goes (`ProcessLauncher.reportEnd`): held, not
+        /// made per launch.
+        let command: LaunchCommand
+        let report: @Sendable (String) -> Void
     }
 
     private let openPidfd: @Sendable (pid_t) -> Int32
@@ -52,11 +55,12 @@ final class ChildReaper: @unchecked Sendable {
         self.openPidfd = openPidfd
     }
 
-    /// Runs `start` (which starts a child of this process and returns its pid, or nil) and
-    /// watches the child it started: `exited` gets its wait status once it ended, on the
-    /// reaper's thread. The lock is held from before the child exists until it is listed, so
-    /// the reaper's look for ended children (after a SIGCHLD) cannot pass it by.
-    func spawn(exited: @escaping @Sendable (Int32) -> Void, _ start: () -> pid_t?) -> pid_t? {
+    /// Runs `start` (which starts `command` as a child of this process and returns its pid, or
+    /// nil) and watches the child it started: once it ended, its wait status goes to
+    /// `ProcessLauncher.reportEnd` with `report`, on the reaper's thread. The lock is held from
+    /// before the child exists until it is listed, so the reaper's look for ended children
+    /// (after a SIGCHLD) cannot pass it by.
+    func spawn(_ command: LaunchCommand, report: @escaping @Sendable (String) -> Void, _ start: () -> pid_t?) -> pid_t? {
         lock.lock()
         guard let pid = start() else {
             lock.unlock()
@@ -64,7 +68,7 @@ final class ChildReaper: @unchecked Sendable {
         }
         // pidfds are close-on-exec from the start (pidfd_open(2)).
         let pidfd = openPidfd(pid)
-        children.append(Child(pid: pid, pidfd: pidfd, exited: exited))
+        children.append(Child(pid: pid, pidfd: pidfd, command: command, report: report))
         var wake = false
         if !started { startThread() }
         if pidfd >= 0 {
@@ -165,7 +169,7 @@ final class ChildReaper: @unchecked Sendable {
                     while waitpid(ended[i].child.pid, &status, 0) < 0 && errno == EINTR {}
                     close(ended[i].child.pidfd)
                 }
-                ended[i].child.exited(status)
+                ProcessLauncher.reportEnd(status, of: ended[i].child.command, to: ended[i].child.report)
             }
             lock.withLock { reapedCount += ended.count }
             ended.removeAll(keepingCapacity: true)

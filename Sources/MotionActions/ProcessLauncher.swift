@@ -30,64 +30,44 @@ public final class ProcessLauncher: Sendable {
     }
 
     /// Starts `argv` (searched in PATH); returns its pid, or nil when it could not start (reported).
-    /// The shown form of `argv` is made only for a report: a command that runs and succeeds
-    /// costs no text.
     @discardableResult
     public func launch(_ argv: [String]) -> pid_t? {
-        guard let program = argv.first, !program.isEmpty else {
+        launch(LaunchCommand(argv))
+    }
+
+    /// Starts `command` (its program searched in PATH); returns its pid, or nil when it could
+    /// not start (reported). A command launched again and again is made once: its C strings
+    /// are ready, and nothing is allocated per launch. The shown form of the command is made
+    /// only for a report: a command that runs and succeeds costs no text.
+    @discardableResult
+    public func launch(_ command: LaunchCommand) -> pid_t? {
+        guard let program = command.argv.first, !program.isEmpty else {
             report("motionscript: exec: no command to run")
             return nil
         }
-        let report = self.report
-        let exited: @Sendable (Int32) -> Void = { status in
-            let exited = status & 0x7f == 0
-            if exited {
-                let code = (status >> 8) & 0xff
-                // 127 is the shell's "command not found" (posix_spawnp found `sh` itself).
-                if code != 0 { report("motionscript: exec \(ProcessLauncher.show(argv)): exited with status \(code)") }
-            } else {
-                report("motionscript: exec \(ProcessLauncher.show(argv)): killed by signal \(status & 0x7f)")
-            }
-        }
         var rc: Int32 = 0
-        let pid = Self.withCArguments(argv) { arguments in
-            reaper.spawn(exited: exited) {
-                var pid: pid_t = 0
-                rc = posix_spawnp(&pid, arguments[0]!, SpawnSettings.actions, SpawnSettings.attributes, arguments, environ)
-                return rc == 0 ? pid : nil
-            }
+        let arguments = command.cArguments
+        let pid = reaper.spawn(command, report: report) {
+            var pid: pid_t = 0
+            rc = posix_spawnp(&pid, arguments[0]!, SpawnSettings.actions, SpawnSettings.attributes, arguments, environ)
+            return rc == 0 ? pid : nil
         }
         guard let pid else {
-            report("motionscript: exec \(Self.show(argv)): cannot start: \(String(cString: strerror(rc)))")
+            report("motionscript: exec \(Self.show(command.argv)): cannot start: \(String(cString: strerror(rc)))")
             return nil
         }
         return pid
     }
 
-    /// `argv` as C strings, for the time of `body`: one buffer holds the pointers and the
-    /// bytes, on the stack when it is small. An argument stops at a NUL byte, as a C string does
-    /// (`motion.exec` refuses those before).
-    static func withCArguments<R>(_ argv: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        let pointerBytes = (argv.count + 1) * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride
-        var bytes = pointerBytes
-        for argument in argv { bytes += argument.utf8.count + 1 }
-        return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: MemoryLayout<UnsafeMutablePointer<CChar>?>.alignment) { buffer in
-            let base = buffer.baseAddress!
-            let pointers = base.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: argv.count + 1)
-            var next = base + pointerBytes
-            for i in argv.indices {
-                let utf8 = argv[i].utf8
-                let count = utf8.count
-                let copied = utf8.withContiguousStorageIfAvailable { bytes in
-                    if let source = bytes.baseAddress { next.copyMemory(from: source, byteCount: count) }
-                }
-                if copied == nil { _ = UnsafeMutableRawBufferPointer(start: next, count: count).initializeMemory(as: UInt8.self, from: utf8) }
-                next.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
-                pointers[i] = next.bindMemory(to: CChar.self, capacity: count + 1)
-                next += count + 1
-            }
-            pointers[argv.count] = nil
-            return body(pointers)
+    /// Reports how a launched command ended, if it failed (on the reaper's thread).
+    static func reportEnd(_ status: Int32, of command: LaunchCommand, to report: @Sendable (String) -> Void) {
+        let exited = status & 0x7f == 0
+        if exited {
+            let code = (status >> 8) & 0xff
+            // 127 is the shell's "command not found" (posix_spawnp found `sh` itself).
+            if code != 0 { report("motionscript: exec \(show(command.argv)): exited with status \(code)") }
+        } else {
+            report("motionscript: exec \(show(command.argv)): killed by signal \(status & 0x7f)")
         }
     }
 
@@ -136,4 +116,34 @@ private enum SpawnSettings {
         posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         return attributes
     }()
+}
+
+/// A command line for `ProcessLauncher`, made once: its arguments and, for posix_spawn, the
+/// same as C strings (one buffer: the pointers, then the bytes), kept until it is released.
+/// An argument stops at a NUL byte, as a C string does (`motion.exec` refuses those before).
+public final class LaunchCommand: @unchecked Sendable {
+    public let argv: [String]
+    /// NULL-terminated; immutable after init, so launches on several threads may share it.
+    let cArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+
+    public init(_ argv: [String]) {
+        self.argv = argv
+        let pointerBytes = (argv.count + 1) * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride
+        var bytes = pointerBytes
+        for argument in argv { bytes += argument.utf8.count + 1 }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryLayout<UnsafeMutablePointer<CChar>?>.alignment)
+        cArguments = base.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: argv.count + 1)
+        var next = base + pointerBytes
+        for (i, argument) in argv.enumerated() {
+            let utf8 = argument.utf8
+            let count = utf8.count
+            _ = UnsafeMutableRawBufferPointer(start: next, count: count).initializeMemory(as: UInt8.self, from: utf8)
+            next.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
+            cArguments[i] = next.bindMemory(to: CChar.self, capacity: count + 1)
+            next += count + 1
+        }
+        cArguments[argv.count] = nil
+    }
+
+    deinit { UnsafeMutableRawPointer(cArguments).deallocate() }
 }

@@ -12,9 +12,16 @@ public final class ActionSession {
     var heldNames: [UInt16: String] = [:]
     /// The last `motion.exec` command and its line's fields (see `ActionFunctions.exec`).
     var lastCommand: Command?
-    struct Command {
+    final class Command {
         let argv: [String]
         let fields: [(key: String, value: MotionValue)]
+        /// For the launcher, made at the first launch (never when actions are only reported).
+        lazy var launchable = LaunchCommand(argv)
+
+        init(argv: [String], fields: [(key: String, value: MotionValue)]) {
+            self.argv = argv
+            self.fields = fields
+        }
     }
     /// `staged`: where the actions wait until the version is accepted (`ActionStage`).
     private let stage: ActionStage?
@@ -28,8 +35,8 @@ public final class ActionSession {
     }
 
     /// Starts a command for `motion.exec` (when actions are performed).
-    func launch(_ argv: [String]) {
-        if let stage { stage.launch(argv) } else { host.launcher?.launch(argv) }
+    func launch(_ command: Command) {
+        if let stage { stage.launch(command.argv) } else if let launcher = host.launcher { launcher.launch(command.launchable) }
     }
 
     /// The version was accepted: its setup's actions are performed now, in order; later ones
