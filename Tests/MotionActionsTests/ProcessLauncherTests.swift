@@ -120,4 +120,19 @@ private final class Reports: @unchecked Sendable {
         var status: Int32 = 0
         #expect(waitpid(foreign, &status, WNOHANG) == foreign)
     }
+
+    /// One command launched many times (what motion.exec does for a repeated command): each
+    /// launch is its own child, reaped and reported, while the command stays as it was made.
+    @Test func oneCommandLaunchesManyTimes() {
+        let reports = Reports()
+        let launcher = ProcessLauncher(report: reports.add)
+        let command = LaunchCommand(["sh", "-c", "exit 6", "a b"])
+        var pids = Set<pid_t>()
+        for _ in 0..<3 { if let pid = launcher.launch(command) { pids.insert(pid) } }
+        #expect(pids.count == 3)
+        #expect(reports.wait(for: 3) == Array(repeating: #"motionscript: exec [sh, -c, "exit 6", "a b"]: exited with status 6"#, count: 3))
+        #expect(launcher.launch(LaunchCommand([])) == nil)
+        #expect(launcher.launch(LaunchCommand(["", "x"])) == nil)
+        #expect(reports.all.suffix(2) == ["motionscript: exec: no command to run", "motionscript: exec: no command to run"])
+    }
 }
