@@ -9,7 +9,7 @@
 public final class ActionStage: InputEventSink {
     private enum Action {
         case events([InputEvent])
-        case exec([String])
+        case exec(LaunchCommand)
     }
 
     private let device: InputEventSink?
@@ -28,9 +28,9 @@ public final class ActionStage: InputEventSink {
         if held != nil { held!.append(.events(events)) } else { try device?.write(events) }
     }
 
-    public func launch(_ argv: [String]) {
+    public func launch(_ command: LaunchCommand) {
         if dropped { return }
-        if held != nil { held!.append(.exec(argv)) } else { launcher?.launch(argv) }
+        if held != nil { held!.append(.exec(command)) } else { launcher?.launch(command) }
     }
 
     /// The version was accepted: performs what was held, in order, then passes later actions
@@ -43,8 +43,8 @@ public final class ActionStage: InputEventSink {
             switch action {
             case .events(let events):
                 do { try device?.write(events) } catch { firstError = firstError ?? error }
-            case .exec(let argv):
-                launcher?.launch(argv)
+            case .exec(let command):
+                launcher?.launch(command)
             }
         }
         if let firstError { throw firstError }

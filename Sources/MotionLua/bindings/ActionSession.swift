@@ -36,7 +36,7 @@ public final class ActionSession {
 
     /// Starts a command for `motion.exec` (when actions are performed).
     func launch(_ command: Command) {
-        if let stage { stage.launch(command.argv) } else if let launcher = host.launcher { launcher.launch(command.launchable) }
+        if let stage { stage.launch(command.launchable) } else if let launcher = host.launcher { launcher.launch(command.launchable) }
     }
 
     /// The version was accepted: its setup's actions are performed now, in order; later ones
