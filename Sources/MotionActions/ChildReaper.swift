@@ -93,7 +93,7 @@ final class ChildReaper: @unchecked Sendable {
 
     /// How many children are being waited for.
     var waiting: Int { lock.withLock { children.count } }
-    /// Children reaped so far (their `exited` called): for tests.
+    /// Children reaped so far (their end reported): for tests.
     var reaped: Int { lock.withLock { reapedCount } }
     @exclusivity(unchecked) private var reapedCount = 0
 
