@@ -298,6 +298,7 @@ open class GestureRecognizer {
     /// The earliest input time at which `advance(to:)` would decide something without new input
     /// (nil: nothing waits on time). A live host sleeps until then, so decisions come out on time
     /// while no input arrives.
+    /// Asked only of recognizers whose `decidesOnTime` is true (an override must say so there).
     open var nextDecisionTime: Double? { nil }
 
     /// Whether the recognizer is in the middle of something (tracking pointers, or a tap waiting
