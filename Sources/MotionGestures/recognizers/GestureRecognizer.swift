@@ -106,7 +106,7 @@ open class GestureRecognizer {
 
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
-    public func handle(_ frame: Frame) {
+    public final func handle(_ frame: Frame) {
         if advancesWithTime { advance(to: frame.t) }
         if !heldForRequirement.isEmpty, !failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
             // The recognizers waited for stopped without failing or recognizing (disabled).
