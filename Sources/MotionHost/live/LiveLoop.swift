@@ -83,7 +83,9 @@ public final class LiveLoop {
 
     /// Runs what already fell due, or else waits at most `maxWait` seconds (nil: as long as it
     /// takes) for a frame or the next due time.
-    /// (Generic, so that `run`'s one target is called directly, not through its witness table.)
+    /// (Generic, so that `run`'s one target is called directly, not through its witness table;
+    /// inlined into `run`, which calls it per frame.)
+    @inline(__always)
     public func step<Target: LiveTarget>(_ target: Target, maxWait: Double? = nil) throws -> Step {
         // Read once: nothing changes them before the wait (each walks the recognizers or the devices).
         let due = target.nextDueTime
