@@ -10,20 +10,21 @@ import MotionStreams
 /// (stamped with the time it fell due) and runs everything still scheduled on `clock`.
 public final class PointerDispatcher {
     /// Input time of the last frame dispatched (or advanced to).
-    public private(set) var time: Double = 0
+    public var time: Double { currentTime }
+    @usableFromInline var currentTime: Double = 0
     /// The recognizers frames go to, in creation order.
     public private(set) var recognizers: [GestureRecognizer] = []
     /// The same recognizers, held by `recognizers`: frames reach them without a retain and a
     /// release of each per frame. Recognizers are only ever added, so walking this by index up
     /// to the count at the start of a walk sees exactly the recognizers there were then, even if
     /// one is added meanwhile (a script making a recognizer from a callback).
-    private var reached: [Unmanaged<GestureRecognizer>] = []
+    @usableFromInline var reached: [Unmanaged<GestureRecognizer>] = []
     /// Those of `reached` that decide on time alone (taps, holds): the only ones `advance(to:)`
-    /// has anything to do for, walked the same way.
-    private var timed: [Unmanaged<GestureRecognizer>] = []
+    /// has anything to do for and the only ones with a `nextDecisionTime`, walked the same way.
+    @usableFromInline var timed: [Unmanaged<GestureRecognizer>] = []
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
-    private var pointerListeners = ListenerList<(PointerEvent) -> Void>()
+    @usableFromInline var pointerListeners = ListenerList<(PointerEvent) -> Void>()
     /// The focused application, shared by every recognizer added (their `apps =`); frames
     /// carrying a focus change set it.
     public let focus = AppFocus()
@@ -50,25 +51,35 @@ public final class PointerDispatcher {
     }
 
     /// Advances time to the frame's and hands it to every recognizer, then to pointer listeners.
+    /// Inlinable: the runtime's `handle`, and the host's per-frame call with it, take it in
+    /// (what is rare — a focus change, pointer listeners — is a call).
+    @inlinable @inline(__always)
     public func dispatch(_ frame: Frame) {
         advanceTime(to: frame.t)
-        if let change = frame.focus { focus.set(change.app) }
+        if frame.focus != nil { applyFocus(of: frame) }
         let count = reached.count
         var i = 0
         while i < count {
             reached[i]._withUnsafeGuaranteedRef { $0.handle(frame) }
             i += 1
         }
-        if !pointerListeners.isEmpty {
-            // By index, and the one listener (the usual case) called without a snapshot of the
-            // list, asked again for each event (a listener may remove itself).
-            let events = frame.events
-            for k in events.indices {
-                if let only = pointerListeners.only {
-                    only(events[k])
-                } else {
-                    pointerListeners.forEach { $0(events[k]) }
-                }
+        if !pointerListeners.isEmpty { tellPointerListeners(frame.events) }
+    }
+
+    @usableFromInline
+    func applyFocus(of frame: Frame) {
+        if let change = frame.focus { focus.set(change.app) }
+    }
+
+    @usableFromInline
+    func tellPointerListeners(_ events: [PointerEvent]) {
+        // By index, and the one listener (the usual case) called without a snapshot of the
+        // list, asked again for each event (a listener may remove itself).
+        for k in events.indices {
+            if let only = pointerListeners.only {
+                only(events[k])
+            } else {
+                pointerListeners.forEach { $0(events[k]) }
             }
         }
     }
@@ -80,9 +91,9 @@ public final class PointerDispatcher {
     }
 
     /// `advance(to:)`, inlined into `dispatch` (each plugin dispatches every frame).
-    @inline(__always)
-    private func advanceTime(to t: Double) {
-        if t.isFinite && t > time { time = t }
+    @inlinable @inline(__always)
+    func advanceTime(to t: Double) {
+        if t.isFinite && t > currentTime { currentTime = t }
         let count = timed.count
         var i = 0
         while i < count {
@@ -94,10 +105,22 @@ public final class PointerDispatcher {
 
     /// The earliest input time at which something falls due without input: a recognizer's
     /// time-based decision or an action scheduled on `clock` (nil: nothing is waiting).
+    /// Asked before every wait of live input: only the recognizers that decide on time are
+    /// asked, without a retain of each (the same walk as `advanceTime`); with none (most
+    /// scripts), the clock's answer where it is asked.
+    @inlinable
     public var nextDueTime: Double? {
+        @inline(__always) get { timed.isEmpty ? clock.nextTime : nextDueTimeAskingTimed() }
+    }
+
+    @usableFromInline
+    func nextDueTimeAskingTimed() -> Double? {
         var due = clock.nextTime
-        for recognizer in recognizers {
-            if let t = recognizer.nextDecisionTime, t < (due ?? .infinity) { due = t }
+        let count = timed.count
+        var i = 0
+        while i < count {
+            if let t = timed[i]._withUnsafeGuaranteedRef({ $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
+            i += 1
         }
         return due
     }

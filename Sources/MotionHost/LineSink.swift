@@ -53,6 +53,10 @@ public final class LineSink: Sendable {
     /// -1 when there is nowhere to write (stdout was closed).
     private let fd: Int32
     private let state = Mutex(State(capacity: bufferLimit + 4096))
+    /// Whether bytes may be buffered (set with every append, cleared by every write), read
+    /// without the lock: the live loop flushes after every frame and most frames print nothing.
+    /// A thread sees its own appends; a stale `true` costs one empty look under the lock.
+    private let mayHoldBytes = Atomic<Bool>(false)
 
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
@@ -66,6 +70,7 @@ public final class LineSink: Sendable {
         state.withLock { state in
             guard state.failure == nil else { return nil }
             state.append(lines)
+            mayHoldBytes.store(true, ordering: .relaxed)
             guard flush || state.count >= Self.bufferLimit else { return nil }
             return write(&state)
         }
@@ -74,7 +79,8 @@ public final class LineSink: Sendable {
     /// Writes what is buffered. Returns the failure the first time a write fails.
     @discardableResult
     public func flush() -> Failure? {
-        state.withLock { write(&$0) }
+        guard mayHoldBytes.load(ordering: .relaxed) else { return nil }
+        return state.withLock { write(&$0) }
     }
 
     /// Writes what is buffered when the process exits through exit(3) (a script calling
@@ -107,6 +113,7 @@ public final class LineSink: Sendable {
     }
 
     private func write(_ state: inout State) -> Failure? {
+        mayHoldBytes.store(false, ordering: .relaxed)
         guard state.failure == nil, state.count > 0 else { return nil }
         defer { state.count = 0 }
         let failure = Self.writeAll(fd, UnsafeRawBufferPointer(start: state.buffer, count: state.count))

@@ -222,16 +222,15 @@ public enum Runner {
             try LiveFocus(tracker: tracker, device: device) { app in try script.setFocusedApp(app) }
         } : nil
         defer { focus?.close() }
-        loop.hostDue = { focus?.secondsUntilDue }
+        // Without a provider, no hook to call per step for it.
+        loop.hostDue = focus.map { focus in { focus.secondsUntilDue } }
         loop.beforeIdleWait = { options.watchdog?.quiesce() }
         let lines = output as? JSONLinesOutput
         // The focus at connection leaves before the first wait, as the setup's lines do.
         lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
-        loop.afterStep = {
-            try focus?.pollIfDue()
-            lines?.flush()
-        }
+        if let focus { loop.afterStep = { try focus.pollIfDue() } }
+        loop.output = lines
         let reason = try loop.run(script)
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }

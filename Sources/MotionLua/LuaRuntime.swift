@@ -278,7 +278,7 @@ public final class LuaRuntime {
     /// Feeds one input frame to the script's recognizers. Throws the first script error.
     /// Inlinable: a daemon calls it for every plugin and frame, and the call itself was a fifth
     /// of what the runtime adds to the dispatch (`settle(before:)`, inlined, as written here).
-    @inlinable
+    @inlinable @inline(__always)
     public func handle(_ frame: Frame) throws {
         guard !isClosed else { return }
         if pendingError == nil,
@@ -318,7 +318,11 @@ public final class LuaRuntime {
 
     /// Live input: the input time at which something falls due without input (a tap decision,
     /// a delay, a spring frame), so the host can wake then; nil when nothing waits on time.
-    public var nextDueTime: Double? { pendingError == nil ? dispatcher.nextDueTime : nil }
+    /// (Inlinable: asked before every wait of live input.)
+    @inlinable
+    public var nextDueTime: Double? {
+        @inline(__always) get { pendingError == nil ? dispatcher.nextDueTime : nil }
+    }
 
     /// Live input: input time reached `t` with no frame (the device was quiet): runs, in time
     /// order, what fell due by then, each stamped with its own due time. Throws the first error.

@@ -11,8 +11,14 @@ public final class InputClock {
     /// The time of the earliest scheduled action (infinity: none), so that advancing a clock
     /// with nothing due (every frame of most scripts) is a comparison where it is called.
     @usableFromInline var nextDue = Double.infinity
+    /// Whether an action waits to run (`nextTime` is `nextDue`), kept with it so that the live
+    /// loop's look before each wait is answered where it is asked.
+    @usableFromInline var hasNext = false
     private var pending: [(time: Double, order: Int, action: () -> Void)] = [] {
-        didSet { nextDue = pending.isEmpty || isStopped ? .infinity : pending[0].time }
+        didSet {
+            hasNext = !pending.isEmpty && !isStopped
+            nextDue = hasNext ? pending[0].time : .infinity
+        }
     }
     private var nextOrder = 0
 
@@ -51,7 +57,8 @@ public final class InputClock {
     public var pendingCount: Int { pending.count }
 
     /// The time of the earliest scheduled action, if any.
-    public var nextTime: Double? { pending.isEmpty || isStopped ? nil : pending[0].time }
+    @inlinable
+    public var nextTime: Double? { hasNext ? nextDue : nil }
 
     /// Whether an action is due before `time` (`nextTime` < `time`), answered where it is asked:
     /// a daemon asks it of every plugin's clock for every frame.
@@ -98,6 +105,7 @@ public final class InputClock {
     /// Runs nothing more (what is pending stays, unrun).
     public func stop() {
         isStopped = true
+        hasNext = false
         nextDue = .infinity
     }
 

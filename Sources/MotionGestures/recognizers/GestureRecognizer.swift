@@ -106,7 +106,7 @@ open class GestureRecognizer {
 
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
-    public func handle(_ frame: Frame) {
+    public final func handle(_ frame: Frame) {
         if advancesWithTime { advance(to: frame.t) }
         if !heldForRequirement.isEmpty, !failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
             // The recognizers waited for stopped without failing or recognizing (disabled).
@@ -122,10 +122,13 @@ open class GestureRecognizer {
         var touched = false
         // By index: an event is read field by field, not copied (with its device) per event.
         let events = frame.events
-        var onlyMoves = true
-        for k in events.indices where events[k].phase != .move {
-            onlyMoves = false
-            break
+        // One event (one finger moving, the usual frame) without the loop's set-up.
+        var onlyMoves = events.count != 1 || events[0].phase == .move
+        if events.count > 1 {
+            for k in events.indices where events[k].phase != .move {
+                onlyMoves = false
+                break
+            }
         }
         if pointers.isEmpty {
             peakPointers = 0
@@ -298,6 +301,7 @@ open class GestureRecognizer {
     /// The earliest input time at which `advance(to:)` would decide something without new input
     /// (nil: nothing waits on time). A live host sleeps until then, so decisions come out on time
     /// while no input arrives.
+    /// Asked only of recognizers whose `decidesOnTime` is true (an override must say so there).
     open var nextDecisionTime: Double? { nil }
 
     /// Whether the recognizer is in the middle of something (tracking pointers, or a tap waiting
@@ -459,7 +463,9 @@ open class GestureRecognizer {
     public var centroid: Point {
         @inline(__always) get {
             let count = pointers.count
-            guard count > 0 else { return .zero }
+            // One pointer (the usual touch) without the loop: the same sum (from zero, so a
+            // -0 stays as the loop made it) and no division by one.
+            guard count > 1 else { return count == 0 ? .zero : Point.zero + pointers[0].position }
             var sum = Point.zero
             var i = 0
             while i < count {

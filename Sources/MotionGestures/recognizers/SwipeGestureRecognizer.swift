@@ -75,6 +75,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
             decide(t: t)
             return
         }
+        // Once per frame (a walk over the pointers), read below.
+        let centroid = self.centroid
         value.centroid = centroid
         guard hasRequiredFingers else {
             startTime = nil  // not all fingers down yet: the swipe has not started

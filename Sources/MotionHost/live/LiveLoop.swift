@@ -49,6 +49,9 @@ public final class LiveLoop {
 
     /// Called after every step (live output is written frame by frame from here).
     public var afterStep: (() throws -> Void)?
+    /// Flushed after every step, after `afterStep`: a frame's lines leave together in one write
+    /// as soon as its work is done (a call, not a closure in `afterStep`: one per frame).
+    public var output: JSONLinesOutput?
     /// Between steps: what reloads the target's scripts (nil: they stay as they are).
     public var reloads: LiveReloads?
     /// Asked after each step: a reason ends input there, settling nothing (the daemon whose
@@ -80,7 +83,10 @@ public final class LiveLoop {
 
     /// Runs what already fell due, or else waits at most `maxWait` seconds (nil: as long as it
     /// takes) for a frame or the next due time.
-    public func step(_ target: LiveTarget, maxWait: Double? = nil) throws -> Step {
+    /// (Generic, so that `run`'s one target is called directly, not through its witness table;
+    /// inlined into `run`, which calls it per frame.)
+    @inline(__always)
+    public func step<Target: LiveTarget>(_ target: Target, maxWait: Double? = nil) throws -> Step {
         // Read once: nothing changes them before the wait (each walks the recognizers or the devices).
         let due = target.nextDueTime
         let now = due == nil ? nil : device.inputTimeNow()
@@ -132,8 +138,16 @@ public final class LiveLoop {
     /// The one loop of live input, always feeding the plugin host: `run --device` (its one
     /// script), `run --watch --device` (the same, `reloads` the script's file watcher) and the
     /// daemon (every plugin, `reloads` the config folder's watcher).
-    public func run(_ target: LiveTarget) throws -> String {
-        defer { try? afterStep?() }
+    /// The hooks are read when it starts (they are set before): each step then calls them
+    /// without a retain and a release of their contexts.
+    public func run<Target: LiveTarget>(_ target: Target) throws -> String {
+        let afterStep = self.afterStep, output = self.output, reloads = self.reloads, stopReason = self.stopReason
+        // Held by `output` (used at the end): each step's flush without a retain and a release.
+        let flushed = output.map { Unmanaged.passUnretained($0) }
+        defer {
+            try? afterStep?()
+            output?.flush()
+        }
         while true {
             let step: Step
             do {
@@ -152,6 +166,7 @@ public final class LiveLoop {
                 return reason
             }
             try afterStep?()
+            flushed?._withUnsafeGuaranteedRef { $0.flush() }
             try reloads?.poll()
         }
     }

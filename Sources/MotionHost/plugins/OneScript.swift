@@ -27,7 +27,10 @@ public final class OneScript: ReplayTarget {
         try script.handleScript(frame)
     }
 
-    public var nextDueTime: Double? { script.scriptNextDueTime }
+    /// Asked before every wait of live input (inlined there: a few loads when nothing waits).
+    public var nextDueTime: Double? {
+        @inline(__always) get { script.scriptNextDueTime }
+    }
 
     public func advance(to t: Double) throws {
         host.advance(to: t)

@@ -77,7 +77,8 @@ public final class WatchSession {
         }
     }
 
-    /// Live input: called between steps (a desktop provider's reconnection, `LiveFocus.pollIfDue`).
+    /// Live input: called between steps (a desktop provider's reconnection, `LiveFocus.pollIfDue`);
+    /// read when `runLive` starts.
     public var afterStep: (() -> Void)?
 
     /// Live input: hands each frame, as it arrives, to the version current at that moment, runs
@@ -109,11 +110,10 @@ public final class WatchSession {
         defer { reloads.close() }
         loop.reloads = reloads
         loop.beforeIdleWait = { [unowned self] in pipeline.options.watchdog?.quiesce() }
-        loop.afterStep = { [unowned self] in
-            // A frame's lines leave together in one write as soon as its work is done.
-            (pipeline.output as? JSONLinesOutput)?.flush()
-            afterStep?()
-        }
+        // A frame's lines leave together in one write as soon as its work is done (those of
+        // `afterStep` too).
+        loop.afterStep = afterStep
+        loop.output = pipeline.output as? JSONLinesOutput
         // An error stops the running version (reported); the next version takes over. One
         // that an interruption caused ends the session.
         loop.onError = { [unowned self] error, atEnd in
