@@ -23,7 +23,7 @@ import MotionGestures
 ///
 /// Time: seconds from the first event, computed without overflow; going backwards or spanning
 /// `InputTime.maxSpan` or more is an error at its place (`strict`), while live devices hold time.
-public final class EvdevDecoder {
+public final class EvdevDecoder: SlotChangeSink {
     /// A decoding problem at the source position (`place`: line number or byte offset) of the event.
     public struct Failure: Error, Equatable {
         public let message: String
@@ -76,7 +76,7 @@ public final class EvdevDecoder {
     private let mtMap: (x: AxisMapping, y: AxisMapping)?
     private let stMap: (x: AxisMapping, y: AxisMapping)?
 
-    private var slots: ProtocolBSlots
+    private let slots: ProtocolBSlots
     private var contacts: ProtocolAContacts
     private var singleTouch = SingleTouch()
     private var relative: RelativePointer
@@ -217,9 +217,9 @@ public final class EvdevDecoder {
 
     /// At the end of input: cancels the pointers still down (nil when none), at the last event's time.
     public func finish() -> Frame? {
-        out.removeAll(keepingCapacity: true)
+        clearOut()
         pendingEvents.removeAll()
-        slots.cancelAll(emit: emitMT)
+        slots.cancelAll(sink: self)
         contacts.cancelAll(emit: emitMT)
         singleTouch.cancelAll(emit: emitST)
         relative.cancelAll(emit: emitRelative)
@@ -229,7 +229,7 @@ public final class EvdevDecoder {
     // MARK: - Frames
 
     private func commit() throws -> Frame? {
-        out.removeAll(keepingCapacity: true)
+        clearOut()
         let pending = pendingEvents.events
         let (wasMT, wasAbs) = (protocolMT, sawAbs)
         if protocolMT == .none || !sawAbs {
@@ -252,12 +252,11 @@ public final class EvdevDecoder {
         // id is ever down twice.
         if wasMT == .none, protocolMT != .none { singleTouch.cancelAll(emit: emitST) }
         if !describedBySource, !wasAbs, sawAbs { relative.cancelAll(emit: emitRelative) }
-        let checkMT = { (place: Int) throws in _ = try self.mapping(self.mtMap, "ABS_MT_POSITION_X/Y", place: place) }
         switch protocolMT {
         case .b:
-            try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, emit: emitMT, checkMapping: checkMT)
+            try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, sink: self)
         case .a:
-            try contacts.commit(pending, ids: ids, emit: emitMT, checkMapping: checkMT)
+            try contacts.commit(pending, ids: ids, emit: emitMT, checkMapping: checkSlotMapping)
         case .none:
             if !describedA {
                 try singleTouch.commit(pending, ids: ids, emit: emitST) { place in
@@ -272,6 +271,24 @@ public final class EvdevDecoder {
         frameCount += 1
         return Frame(t: lastT, events: out)
     }
+
+    /// Empties `out` for the next frame, keeping its storage. A usual frame holds an event or
+    /// two: removing them one by one costs less than `removeAll(keepingCapacity:)`'s general
+    /// range replacement (either makes new storage when a frame still shares this one).
+    @inline(__always)
+    private func clearOut() {
+        if out.count > 4 {
+            out.removeAll(keepingCapacity: true)
+        } else {
+            while !out.isEmpty { out.removeLast() }
+        }
+    }
+
+    func checkSlotMapping(place: Int) throws {
+        if mtMap == nil { _ = try mapping(mtMap, "ABS_MT_POSITION_X/Y", place: place) }
+    }
+
+    func slotChange(_ phase: PointerPhase, id: Int, _ x: Int32, _ y: Int32) { emitMT(phase, id: id, x, y) }
 
     private func mapping(_ map: (x: AxisMapping, y: AxisMapping)?, _ axis: String, place: Int) throws -> (x: AxisMapping, y: AxisMapping) {
         guard let map else {
