@@ -82,7 +82,14 @@ public final class EvdevDecoder: SlotChangeSink {
     private var relative: RelativePointer
 
     private let ids = PointerIds()
+    /// The events of the frame being made. A frame handed out shares this storage, and while
+    /// such frames are held (a device set queues every frame one read completes) emptying it
+    /// would make new storage: each frame is made in the next of four arrays in turn (`out`
+    /// and the spares), so a few frames held at once cost no allocation.
     private var out: [PointerEvent] = []
+    private let spareOuts: UnsafeMutablePointer<[PointerEvent]>
+    private static let spareOutCount = 3
+    private var spareTurn = 0
 
     /// - Parameters:
     ///   - strict: file semantics: a position for a slot without a tracking id is an error. Live
@@ -142,7 +149,18 @@ public final class EvdevDecoder: SlotChangeSink {
         }
         // Slot state is created as slots are used, never from the maximum the header claims.
         slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot)
+        spareOuts = .allocate(capacity: Self.spareOutCount)
+        for k in 0..<Self.spareOutCount {
+            var spare: [PointerEvent] = []
+            spare.reserveCapacity(16)
+            (spareOuts + k).initialize(to: spare)
+        }
         out.reserveCapacity(16)
+    }
+
+    deinit {
+        spareOuts.deinitialize(count: Self.spareOutCount)
+        spareOuts.deallocate()
     }
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes one that changed a pointer.
@@ -272,11 +290,14 @@ public final class EvdevDecoder: SlotChangeSink {
         return Frame(t: lastT, events: out)
     }
 
-    /// Empties `out` for the next frame, keeping its storage. A usual frame holds an event or
-    /// two: removing them one by one costs less than `removeAll(keepingCapacity:)`'s general
-    /// range replacement (either makes new storage when a frame still shares this one).
+    /// The next array in turn, emptied for the next frame (keeping its storage). A usual frame
+    /// holds an event or two: removing them one by one costs less than
+    /// `removeAll(keepingCapacity:)`'s general range replacement (either makes new storage when
+    /// a frame still shares the array).
     @inline(__always)
     private func clearOut() {
+        swap(&out, &spareOuts[spareTurn])
+        spareTurn = spareTurn == Self.spareOutCount - 1 ? 0 : spareTurn + 1
         if out.count > 4 {
             out.removeAll(keepingCapacity: true)
         } else {

@@ -171,6 +171,14 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         return nil
     }
 
+    /// One read of the source (`reader.fill()`; none when `closed`: the descriptor is gone) and
+    /// every frame the events read complete, into `queue` (for `LiveDeviceSet`).
+    func read(into queue: FrameQueue, closed: Bool) throws -> LiveEventReader.Fill {
+        let result = closed ? .end("device closed") : try reader.fill()
+        while let frame = try bufferedFrame() { queue.append(frame) }
+        return result
+    }
+
     /// Ends input from this device for `reason` (it went away, or reading stops): the frame
     /// cancelling the pointers still down, if any. Later calls return nil.
     public func end(_ reason: String) -> Frame? {

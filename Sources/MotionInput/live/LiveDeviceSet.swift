@@ -305,15 +305,7 @@ public final class LiveDeviceSet {
 
     /// One read of a device the wait said is ready, and the frames it completes.
     private func read(member i: Int, revents: Int16) throws {
-        let device = members[i].device
-        let queue = members[i].queue
-        var result: LiveEventReader.Fill
-        if revents & Int16(POLLNVAL) != 0 {
-            result = .end("device closed")
-        } else {
-            result = try device.reader.fill()
-        }
-        while let frame = try device.bufferedFrame() { queue.append(frame) }
+        let result = try members[i].device.read(into: members[i].queue, closed: revents & Int16(POLLNVAL) != 0)
         if case .end(let reason) = result { endMember(i, reason) }
     }
 
@@ -418,6 +410,7 @@ public final class LiveDeviceSet {
 
     /// Puts the frame on the shared time line, each event naming its device, ids unique among
     /// the pointers down.
+    @inline(__always)
     private func tag(_ frame: inout Frame, member i: Int) {
         if origin == nil {
             origin = members[i].device.timeOrigin
@@ -426,7 +419,12 @@ public final class LiveDeviceSet {
         let offset = (members[i].device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
         // The usual frame (fingers moving on a device that gives its own ids, on the first
         // device's time line) already is what tagging makes it.
-        if offset == 0, members[i].ids.givesOwnIds, Self.isTagged(frame, device: members[i].tag) { return }
+        if offset == 0, members[i].ids.givesOwnIds, isTagged(frame, member: i) { return }
+        retag(&frame, member: i, offset: offset)
+    }
+
+    @inline(never)
+    private func retag(_ frame: inout Frame, member i: Int, offset: Int64) {
         let t = DeviceFrameTagger.shifted(frame.t, by: offset)
         // Other devices' ids are looked at only when a pointer goes down and there are other
         // devices; otherwise the ids are tagged in place (nothing taken out and put back).
@@ -443,10 +441,11 @@ public final class LiveDeviceSet {
         members[i].ids = ids
     }
 
-    /// True when every event of `frame` is a move at the frame's time that names `device`.
-    private static func isTagged(_ frame: Frame, device: PointerDevice) -> Bool {
+    /// True when every event of `frame` is a move at the frame's time that names member `i`'s device.
+    @inline(__always)
+    private func isTagged(_ frame: Frame, member i: Int) -> Bool {
         for k in frame.events.indices {
-            if frame.events[k].phase != .move || frame.events[k].t != frame.t || frame.events[k].device !== device { return false }
+            if frame.events[k].phase != .move || frame.events[k].t != frame.t || frame.events[k].device !== members[i].tag { return false }
         }
         return true
     }
