@@ -164,6 +164,8 @@ public final class EvdevDecoder: SlotChangeSink {
     }
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes one that changed a pointer.
+    /// (Inline: the readers' per-event loops call it for every event.)
+    @inline(__always)
     public func feed(_ e: InputEventRecord, place: Int) throws -> Frame? {
         // Events of unknown types are not data: their time is ignored with them.
         guard EV.isKnownType(e.type) else {

@@ -305,7 +305,12 @@ public final class LiveDeviceSet {
 
     /// One read of a device the wait said is ready, and the frames it completes.
     private func read(member i: Int, revents: Int16) throws {
-        let result = try members[i].device.read(into: members[i].queue, closed: revents & Int16(POLLNVAL) != 0)
+        // Without reference counting: the member holds both while they are used.
+        let result = try Unmanaged.passUnretained(members[i].device)._withUnsafeGuaranteedRef { device in
+            try Unmanaged.passUnretained(members[i].queue)._withUnsafeGuaranteedRef { queue in
+                try device.read(into: queue, closed: revents & Int16(POLLNVAL) != 0)
+            }
+        }
         if case .end(let reason) = result { endMember(i, reason) }
     }
 
@@ -318,16 +323,21 @@ public final class LiveDeviceSet {
 
     /// The queued frame with the earliest timestamp (ties: the first device), tagged; members
     /// that ended leave once their frames are out.
+    @inline(__always)
     private func takeEarliest() -> Frame? {
         // One device (the usual case): its next frame is the earliest, no times to compare.
         if members.count == 1 {
-            if var frame = members[0].queue.popFirst() {
+            if !members[0].queue.isEmpty, var frame = members[0].queue.popFirst() {
                 tag(&frame, member: 0)
                 return frame
             }
             if members[0].endReason != nil { remove(member: 0) }
             return nil
         }
+        return takeEarliestOfSeveral()
+    }
+
+    private func takeEarliestOfSeveral() -> Frame? {
         var best = -1
         var bestTime = Int64.max
         var i = 0
