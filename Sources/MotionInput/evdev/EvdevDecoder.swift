@@ -23,7 +23,7 @@ import MotionGestures
 ///
 /// Time: seconds from the first event, computed without overflow; going backwards or spanning
 /// `InputTime.maxSpan` or more is an error at its place (`strict`), while live devices hold time.
-public final class EvdevDecoder {
+public final class EvdevDecoder: SlotChangeSink {
     /// A decoding problem at the source position (`place`: line number or byte offset) of the event.
     public struct Failure: Error, Equatable {
         public let message: String
@@ -76,13 +76,20 @@ public final class EvdevDecoder {
     private let mtMap: (x: AxisMapping, y: AxisMapping)?
     private let stMap: (x: AxisMapping, y: AxisMapping)?
 
-    private var slots: ProtocolBSlots
+    private let slots: ProtocolBSlots
     private var contacts: ProtocolAContacts
     private var singleTouch = SingleTouch()
     private var relative: RelativePointer
 
     private let ids = PointerIds()
+    /// The events of the frame being made. A frame handed out shares this storage, and while
+    /// such frames are held (a device set queues every frame one read completes) emptying it
+    /// would make new storage: each frame is made in the next of four arrays in turn (`out`
+    /// and the spares), so a few frames held at once cost no allocation.
     private var out: [PointerEvent] = []
+    private let spareOuts: UnsafeMutablePointer<[PointerEvent]>
+    private static let spareOutCount = 3
+    private var spareTurn = 0
 
     /// - Parameters:
     ///   - strict: file semantics: a position for a slot without a tracking id is an error. Live
@@ -142,10 +149,23 @@ public final class EvdevDecoder {
         }
         // Slot state is created as slots are used, never from the maximum the header claims.
         slots = ProtocolBSlots(maxSlot: maxSlot, currentSlot: currentSlot)
+        spareOuts = .allocate(capacity: Self.spareOutCount)
+        for k in 0..<Self.spareOutCount {
+            var spare: [PointerEvent] = []
+            spare.reserveCapacity(16)
+            (spareOuts + k).initialize(to: spare)
+        }
         out.reserveCapacity(16)
     }
 
+    deinit {
+        spareOuts.deinitialize(count: Self.spareOutCount)
+        spareOuts.deallocate()
+    }
+
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes one that changed a pointer.
+    /// (Inline: the readers' per-event loops call it for every event.)
+    @inline(__always)
     public func feed(_ e: InputEventRecord, place: Int) throws -> Frame? {
         // Events of unknown types are not data: their time is ignored with them.
         guard EV.isKnownType(e.type) else {
@@ -217,9 +237,9 @@ public final class EvdevDecoder {
 
     /// At the end of input: cancels the pointers still down (nil when none), at the last event's time.
     public func finish() -> Frame? {
-        out.removeAll(keepingCapacity: true)
+        clearOut()
         pendingEvents.removeAll()
-        slots.cancelAll(emit: emitMT)
+        slots.cancelAll(sink: self)
         contacts.cancelAll(emit: emitMT)
         singleTouch.cancelAll(emit: emitST)
         relative.cancelAll(emit: emitRelative)
@@ -229,7 +249,7 @@ public final class EvdevDecoder {
     // MARK: - Frames
 
     private func commit() throws -> Frame? {
-        out.removeAll(keepingCapacity: true)
+        clearOut()
         let pending = pendingEvents.events
         let (wasMT, wasAbs) = (protocolMT, sawAbs)
         if protocolMT == .none || !sawAbs {
@@ -252,12 +272,11 @@ public final class EvdevDecoder {
         // id is ever down twice.
         if wasMT == .none, protocolMT != .none { singleTouch.cancelAll(emit: emitST) }
         if !describedBySource, !wasAbs, sawAbs { relative.cancelAll(emit: emitRelative) }
-        let checkMT = { (place: Int) throws in _ = try self.mapping(self.mtMap, "ABS_MT_POSITION_X/Y", place: place) }
         switch protocolMT {
         case .b:
-            try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, emit: emitMT, checkMapping: checkMT)
+            try slots.commit(pending, strict: strict && !resyncing, duplicateIdsAreErrors: strict, sink: self)
         case .a:
-            try contacts.commit(pending, ids: ids, emit: emitMT, checkMapping: checkMT)
+            try contacts.commit(pending, ids: ids, emit: emitMT, checkMapping: checkSlotMapping)
         case .none:
             if !describedA {
                 try singleTouch.commit(pending, ids: ids, emit: emitST) { place in
@@ -272,6 +291,27 @@ public final class EvdevDecoder {
         frameCount += 1
         return Frame(t: lastT, events: out)
     }
+
+    /// The next array in turn, emptied for the next frame (keeping its storage). A usual frame
+    /// holds an event or two: removing them one by one costs less than
+    /// `removeAll(keepingCapacity:)`'s general range replacement (either makes new storage when
+    /// a frame still shares the array).
+    @inline(__always)
+    private func clearOut() {
+        swap(&out, &spareOuts[spareTurn])
+        spareTurn = spareTurn == Self.spareOutCount - 1 ? 0 : spareTurn + 1
+        if out.count > 4 {
+            out.removeAll(keepingCapacity: true)
+        } else {
+            while !out.isEmpty { out.removeLast() }
+        }
+    }
+
+    func checkSlotMapping(place: Int) throws {
+        if mtMap == nil { _ = try mapping(mtMap, "ABS_MT_POSITION_X/Y", place: place) }
+    }
+
+    func slotChange(_ phase: PointerPhase, id: Int, _ x: Int32, _ y: Int32) { emitMT(phase, id: id, x, y) }
 
     private func mapping(_ map: (x: AxisMapping, y: AxisMapping)?, _ axis: String, place: Int) throws -> (x: AxisMapping, y: AxisMapping) {
         guard let map else {

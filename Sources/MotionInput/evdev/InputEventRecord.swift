@@ -28,7 +28,7 @@ public struct InputEventRecord: Sendable, Equatable {
     @inline(__always)
     static func decodeRaw(_ bytes: UnsafeRawPointer, at offset: Int) -> InputEventRecord {
         func load<T: FixedWidthInteger>(_ at: Int, as: T.Type) -> T {
-            T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + at, as: T.self))
+            T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ at, as: T.self))
         }
         return InputEventRecord(
             sec: load(0, as: Int64.self), usec: load(8, as: Int64.self),

@@ -23,7 +23,17 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     private var ended = false
 
     /// This machine's CLOCK_MONOTONIC in seconds; tests replace it to control time.
-    public var monotonicNow: () -> Double = LiveEventReader.now
+    public var monotonicNow: () -> Double {
+        get { replacedClock ?? LiveEventReader.now }
+        set { replacedClock = newValue }
+    }
+    /// The clock tests put in; nil: this machine's, read directly (no closure call per frame).
+    private var replacedClock: (() -> Double)?
+    @inline(__always)
+    private func clockNow() -> Double {
+        if let replacedClock { return replacedClock() }
+        return LiveEventReader.now()
+    }
     /// True when event timestamps are read on `monotonicNow`'s clock (an evdev node switched to
     /// CLOCK_MONOTONIC): input time between events is then read off that clock. Otherwise (a pipe
     /// from another machine, a kernel without EVIOCSCLOCKID) it is estimated as the last event's
@@ -85,8 +95,8 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         guard let origin else { return nil }
         // Whole microseconds, like the event timestamps (and the times they print as).
         func micro(_ t: Double) -> Double { (t * 1_000_000).rounded(.down) / 1_000_000 }
-        if timestampsAreMonotonic { return max(lastEventT, micro(monotonicNow() - origin)) }
-        return micro(lastEventT + max(0, monotonicNow() - lastEventLocal))
+        if timestampsAreMonotonic { return max(lastEventT, micro(clockNow() - origin)) }
+        return micro(lastEventT + max(0, clockNow() - lastEventLocal))
     }
 
     @inline(__always)
@@ -104,7 +114,7 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         // Only the estimate of input time between events of a clock other than ours needs the
         // local time of each event (a clock read per event otherwise: a system call in a VM
         // whose clock source has no vDSO).
-        if !timestampsAreMonotonic { lastEventLocal = monotonicNow() }
+        if !timestampsAreMonotonic { lastEventLocal = clockNow() }
     }
 
     /// The next frame, waiting at most `timeout` seconds for it (nil: no limit).
@@ -169,6 +179,18 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             if let frame = try process(event) { return frame }
         }
         return nil
+    }
+
+    /// One read of the source (`reader.fill()`; none when `closed`: the descriptor is gone) and
+    /// every frame the events read complete, into `queue` (for `LiveDeviceSet`).
+    func read(into queue: FrameQueue, closed: Bool) throws -> LiveEventReader.Fill {
+        let result = closed ? .end("device closed") : try reader.fill()
+        // As `bufferedFrame()` in a loop, in one pass over the events.
+        guard !ended else { return result }
+        while let event = reader.nextBuffered() {
+            if let frame = try process(event) { queue.append(frame) }
+        }
+        return result
     }
 
     /// Ends input from this device for `reason` (it went away, or reading stops): the frame

@@ -32,12 +32,11 @@ public final class LiveDeviceSet {
         public let byPath: Bool
         var ids = DevicePointerIds()
         /// Frames read and decoded, not yet delivered (in the device's order).
-        var queue: [Frame] = []
-        var queueHead = 0
+        let queue = FrameQueue()
         /// Set once the device ended; the member leaves once its queue is empty.
         var endReason: String?
 
-        var hasQueued: Bool { queueHead < queue.count }
+        var hasQueued: Bool { !queue.isEmpty }
     }
 
     public private(set) var members: [Member] = []
@@ -157,7 +156,6 @@ public final class LiveDeviceSet {
         // The decoder names the device as it makes each event, so tagging a frame changes
         // nothing in it (and copies nothing) unless an id or the time line must change.
         device.pointerDevice = member.tag
-        member.queue.reserveCapacity(16)
         members.append(member)
         pollFDsAreStale = true
     }
@@ -307,14 +305,12 @@ public final class LiveDeviceSet {
 
     /// One read of a device the wait said is ready, and the frames it completes.
     private func read(member i: Int, revents: Int16) throws {
-        let device = members[i].device
-        var result: LiveEventReader.Fill
-        if revents & Int16(POLLNVAL) != 0 {
-            result = .end("device closed")
-        } else {
-            result = try device.reader.fill()
+        // Without reference counting: the member holds both while they are used.
+        let result = try Unmanaged.passUnretained(members[i].device)._withUnsafeGuaranteedRef { device in
+            try Unmanaged.passUnretained(members[i].queue)._withUnsafeGuaranteedRef { queue in
+                try device.read(into: queue, closed: revents & Int16(POLLNVAL) != 0)
+            }
         }
-        while let frame = try device.bufferedFrame() { members[i].queue.append(frame) }
         if case .end(let reason) = result { endMember(i, reason) }
     }
 
@@ -327,15 +323,24 @@ public final class LiveDeviceSet {
 
     /// The queued frame with the earliest timestamp (ties: the first device), tagged; members
     /// that ended leave once their frames are out.
+    @inline(__always)
     private func takeEarliest() -> Frame? {
+        // One device (the usual case): its next frame is the earliest, no times to compare.
+        if members.count == 1 {
+            if !members[0].queue.isEmpty, var frame = members[0].queue.popFirst() {
+                tag(&frame, member: 0)
+                return frame
+            }
+            if members[0].endReason != nil { remove(member: 0) }
+            return nil
+        }
+        return takeEarliestOfSeveral()
+    }
+
+    private func takeEarliestOfSeveral() -> Frame? {
         var best = -1
         var bestTime = Int64.max
         var i = 0
-        // One device (the usual case): its next frame is the earliest, no times to compare.
-        if members.count == 1, members[0].hasQueued {
-            best = 0
-            i = 1
-        }
         // Members are read in place: a copy of one would retain every reference it holds.
         while i < members.count {
             if !members[i].hasQueued {
@@ -346,7 +351,7 @@ public final class LiveDeviceSet {
                 i += 1
                 continue
             }
-            let t = Int64((members[i].queue[members[i].queueHead].t * 1_000_000).rounded()) &+ (members[i].device.timeOriginMicroseconds ?? 0)
+            let t = Int64((members[i].queue.firstTime * 1_000_000).rounded()) &+ (members[i].device.timeOriginMicroseconds ?? 0)
             if t < bestTime {
                 bestTime = t
                 best = i
@@ -355,18 +360,10 @@ public final class LiveDeviceSet {
         }
         guard best >= 0 else { return nil }
         // Moved out of the queue, so its events are tagged in place (no copy of the array).
-        var frame = members[best].queue[members[best].queueHead]
-        members[best].queue[members[best].queueHead] = Self.taken
-        members[best].queueHead += 1
-        if members[best].queueHead == members[best].queue.count {
-            members[best].queue.removeAll(keepingCapacity: true)
-            members[best].queueHead = 0
-        }
+        var frame = members[best].queue.popFirst()!
         tag(&frame, member: best)
         return frame
     }
-
-    private static let taken = Frame(t: 0, events: [])
 
     /// A member that ended and delivered its last frame: said, and waited for when it may come
     /// back.
@@ -423,12 +420,21 @@ public final class LiveDeviceSet {
 
     /// Puts the frame on the shared time line, each event naming its device, ids unique among
     /// the pointers down.
+    @inline(__always)
     private func tag(_ frame: inout Frame, member i: Int) {
         if origin == nil {
             origin = members[i].device.timeOrigin
             originMicroseconds = members[i].device.timeOriginMicroseconds ?? 0
         }
         let offset = (members[i].device.timeOriginMicroseconds ?? originMicroseconds) &- originMicroseconds
+        // The usual frame (fingers moving on a device that gives its own ids, on the first
+        // device's time line) already is what tagging makes it.
+        if offset == 0, members[i].ids.givesOwnIds, isTagged(frame, member: i) { return }
+        retag(&frame, member: i, offset: offset)
+    }
+
+    @inline(never)
+    private func retag(_ frame: inout Frame, member i: Int, offset: Int64) {
         let t = DeviceFrameTagger.shifted(frame.t, by: offset)
         // Other devices' ids are looked at only when a pointer goes down and there are other
         // devices; otherwise the ids are tagged in place (nothing taken out and put back).
@@ -443,5 +449,14 @@ public final class LiveDeviceSet {
             members.contains { $0.ids.gives(id) }
         }
         members[i].ids = ids
+    }
+
+    /// True when every event of `frame` is a move at the frame's time that names member `i`'s device.
+    @inline(__always)
+    private func isTagged(_ frame: Frame, member i: Int) -> Bool {
+        for k in frame.events.indices {
+            if frame.events[k].phase != .move || frame.events[k].t != frame.t || frame.events[k].device !== members[i].tag { return false }
+        }
+        return true
     }
 }

@@ -224,9 +224,10 @@ public final class LiveEventReader {
     /// wait said it is readable.
     @inline(__always)
     public func nextBuffered() -> InputEventRecord? {
-        guard end - start >= InputEventRecord.rawSize else { return nil }
+        // Plain arithmetic: start <= end <= bufferSize.
+        guard end &- start >= InputEventRecord.rawSize else { return nil }
         let event = InputEventRecord.decodeRaw(buffer, at: start)
-        start += InputEventRecord.rawSize
+        start &+= InputEventRecord.rawSize
         if recording { recorder.unsafelyUnwrapped.append(event) }
         return event
     }

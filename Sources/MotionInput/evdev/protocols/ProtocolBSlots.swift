@@ -8,7 +8,7 @@ import MotionGestures
 /// claims (a header may say 2^31 slots); at most `maxSlotsInUse` distinct slots, far more than
 /// any device has. A frame commits only the slots its events changed (`changed`), so a device with
 /// many slots costs per frame what the moving fingers cost.
-struct ProtocolBSlots {
+final class ProtocolBSlots {
     private struct Slot {
         var number: Int
         var id: Int32 = -1
@@ -30,47 +30,76 @@ struct ProtocolBSlots {
     static let maxSlotsInUse = 1024
 
     let maxSlot: Int
-    /// Slots in use, sorted by slot number.
-    private var slots: [Slot] = []
+    /// Slots in use (`count` of them, room for `capacity`), sorted by slot number. Plain values
+    /// in storage kept from frame to frame: a frame reads and writes them in place, with no
+    /// array uniqueness check per field and nothing to release.
+    private var slots: UnsafeMutablePointer<Slot>
+    private(set) var count = 0
+    private var capacity: Int
     /// Index in `slots` of the slot events go to.
     private var current: Int
-    /// Indices in `slots` of the slots this frame changed, each once. A slot not listed holds what
-    /// it committed (`id == committedId`, `x == cx`, `y == cy`), so committing it would do nothing.
-    private var changed: [Int] = []
-
-    var count: Int { slots.count }
+    /// Indices in `slots` of the slots this frame changed, each once (so never more than
+    /// `count`; room for `capacity`). A slot not listed holds what it committed (`id ==
+    /// committedId`, `x == cx`, `y == cy`), so committing it would do nothing.
+    private var changed: UnsafeMutablePointer<Int>
+    private var changedCount = 0
 
     init(maxSlot: Int, currentSlot: Int) {
         self.maxSlot = maxSlot
-        slots = [Slot(number: currentSlot)]
+        capacity = 4
+        slots = .allocate(capacity: capacity)
+        changed = .allocate(capacity: capacity)
+        slots.initialize(to: Slot(number: currentSlot))
+        count = 1
         current = 0
     }
 
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+        changed.deallocate()
+    }
+
     /// The index of slot `number`, created when first used.
-    private mutating func select(_ number: Int, place: Int) throws -> Int {
-        var lo = 0, hi = slots.count
+    private func select(_ number: Int, place: Int) throws -> Int {
+        var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) / 2
             if slots[mid].number < number { lo = mid + 1 } else { hi = mid }
         }
-        if lo < slots.count, slots[lo].number == number { return lo }
-        guard slots.count < Self.maxSlotsInUse else {
+        if lo < count, slots[lo].number == number { return lo }
+        guard count < Self.maxSlotsInUse else {
             throw EvdevDecoder.Failure(message: "more than \(Self.maxSlotsInUse) distinct slots used (slot \(number))", place: place)
         }
-        slots.insert(Slot(number: number), at: lo)
-        for k in changed.indices where changed[k] >= lo { changed[k] += 1 }
+        if count == capacity { grow() }
+        (slots + lo + 1).moveInitialize(from: slots + lo, count: count - lo)
+        (slots + lo).initialize(to: Slot(number: number))
+        count += 1
+        for k in 0..<changedCount where changed[k] >= lo { changed[k] += 1 }
         return lo
     }
 
-    /// Applies a frame's events. `strict`: a position for a slot with no tracking id is an
-    /// error (files); `duplicateIdsAreErrors`: a tracking id already held by another slot is an
-    /// error (files) rather than ignored (live); `checkMapping` throws when positions cannot be
-    /// mapped onto the surface.
-    mutating func commit(_ pending: UnsafeBufferPointer<PendingEvent>, strict: Bool, duplicateIdsAreErrors: Bool, emit: EmitPointer,
-                         checkMapping: (_ place: Int) throws -> Void) throws {
+    private func grow() {
+        let bigger = UnsafeMutablePointer<Slot>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: slots, count: count)
+        slots.deallocate()
+        slots = bigger
+        let biggerChanged = UnsafeMutablePointer<Int>.allocate(capacity: capacity * 2)
+        biggerChanged.moveInitialize(from: changed, count: changedCount)
+        changed.deallocate()
+        changed = biggerChanged
+        capacity *= 2
+    }
+
+    /// Applies a frame's events, telling `sink` each pointer change in slot order. `strict`: a
+    /// position for a slot with no tracking id is an error (files); `duplicateIdsAreErrors`: a
+    /// tracking id already held by another slot is an error (files) rather than ignored (live);
+    /// `sink.checkSlotMapping` throws when positions cannot be mapped onto the surface.
+    func commit<Sink: SlotChangeSink>(_ pending: UnsafeBufferPointer<PendingEvent>, strict: Bool, duplicateIdsAreErrors: Bool,
+                                      sink: Sink) throws {
         defer {
-            for i in changed { slots[i].changed = false }
-            changed.removeAll(keepingCapacity: true)
+            for k in 0..<changedCount { slots[changed[k]].changed = false }
+            changedCount = 0
         }
         for p in pending where p.type == EV.ABS {
             switch p.code {
@@ -96,7 +125,8 @@ struct ProtocolBSlots {
             }
         }
         // Insertion sort: a frame changes a few slots, often already in order.
-        for k in changed.indices.dropFirst() {
+        var k = 1
+        while k < changedCount {
             let v = changed[k]
             var j = k
             while j > 0, changed[j - 1] > v {
@@ -104,71 +134,96 @@ struct ProtocolBSlots {
                 j -= 1
             }
             changed[j] = v
+            k += 1
         }
-        // In slot order, as before: the order of the emitted changes is the slots' order. The
-        // walk reads and writes the slots in place (no copy-on-write check per field).
-        let order = changed
-        try slots.withUnsafeMutableBufferPointer { slots in
-            for i in order {
-                let s = slots[i]
-                if s.id < 0, s.positionPlace >= 0, s.committedId < 0 || s.id != s.committedId, strict {
-                    throw EvdevDecoder.Failure(message: "position for slot \(s.number), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
-                }
-                if s.committedId >= 0 || s.id >= 0 {
-                    try checkMapping(s.positionPlace >= 0 ? s.positionPlace : pending.first?.place ?? 0)
-                }
-                var shadowed = s.shadowed
-                if s.committedId >= 0, s.id != s.committedId {
-                    if !shadowed { emit(.up, Int(s.committedId), s.cx, s.cy) }
-                    shadowed = false
-                }
-                if s.id >= 0 {
-                    if s.id != s.committedId,
-                       let j = slots.indices.first(where: { $0 > i && slots[$0].committedId == s.id && slots[$0].id != s.id }) {
-                        // The id leaves a later slot in this frame: its lift goes out before it goes down here.
-                        if !slots[j].shadowed { emit(.up, Int(s.id), slots[j].cx, slots[j].cy) }
-                        slots[j].committedId = -1
-                        slots[j].shadowed = false
-                    }
-                    if s.id != s.committedId {
-                        // A tracking id is one contact: a second slot claiming it is not a second pointer.
-                        // (Slots before this one are already updated; those after hold it only if they keep it.)
-                        if let other = slots.firstIndex(where: { $0.number != s.number && $0.id == s.id && $0.committedId == s.id && !$0.shadowed }) {
-                            if duplicateIdsAreErrors {
-                                throw EvdevDecoder.Failure(message: "tracking id \(s.id) in slot \(s.number) is already used by slot \(slots[other].number)", place: s.idPlace)
-                            }
-                            shadowed = true
-                        } else {
-                            emit(.down, Int(s.id), s.x, s.y)
-                        }
-                    } else if !shadowed, s.x != s.cx || s.y != s.cy {
-                        emit(.move, Int(s.id), s.x, s.y)
-                    }
-                }
-                slots[i].shadowed = shadowed
-                slots[i].committedId = s.id
-                slots[i].cx = s.x
-                slots[i].cy = s.y
-                slots[i].positionPlace = -1
+        // In slot order, as before: the order of the emitted changes is the slots' order.
+        for k in 0..<changedCount {
+            let i = changed[k]
+            let s = slots[i]
+            if s.id < 0, s.positionPlace >= 0, s.committedId < 0 || s.id != s.committedId, strict {
+                throw EvdevDecoder.Failure(message: "position for slot \(s.number), which has no tracking id (ABS_MT_TRACKING_ID)", place: s.positionPlace)
             }
+            if s.committedId >= 0 || s.id >= 0 {
+                try sink.checkSlotMapping(place: s.positionPlace >= 0 ? s.positionPlace : pending.first?.place ?? 0)
+            }
+            var shadowed = s.shadowed
+            if s.committedId >= 0, s.id != s.committedId {
+                if !shadowed { sink.slotChange(.up, id: Int(s.committedId), s.cx, s.cy) }
+                shadowed = false
+            }
+            if s.id >= 0 {
+                if s.id != s.committedId, let j = laterSlot(after: i, leaving: s.id) {
+                    // The id leaves a later slot in this frame: its lift goes out before it goes down here.
+                    if !slots[j].shadowed { sink.slotChange(.up, id: Int(s.id), slots[j].cx, slots[j].cy) }
+                    slots[j].committedId = -1
+                    slots[j].shadowed = false
+                }
+                if s.id != s.committedId {
+                    // A tracking id is one contact: a second slot claiming it is not a second pointer.
+                    // (Slots before this one are already updated; those after hold it only if they keep it.)
+                    if let other = otherSlot(holding: s.id, besides: s.number) {
+                        if duplicateIdsAreErrors {
+                            throw EvdevDecoder.Failure(message: "tracking id \(s.id) in slot \(s.number) is already used by slot \(slots[other].number)", place: s.idPlace)
+                        }
+                        shadowed = true
+                    } else {
+                        sink.slotChange(.down, id: Int(s.id), s.x, s.y)
+                    }
+                } else if !shadowed, s.x != s.cx || s.y != s.cy {
+                    sink.slotChange(.move, id: Int(s.id), s.x, s.y)
+                }
+            }
+            slots[i].shadowed = shadowed
+            slots[i].committedId = s.id
+            slots[i].cx = s.x
+            slots[i].cy = s.y
+            slots[i].positionPlace = -1
         }
     }
 
+    /// The first slot after `i` that committed tracking id `id` and gives it up this frame.
+    private func laterSlot(after i: Int, leaving id: Int32) -> Int? {
+        var j = i + 1
+        while j < count {
+            if slots[j].committedId == id && slots[j].id != id { return j }
+            j += 1
+        }
+        return nil
+    }
+
+    /// The first slot other than slot `number` that holds and reports tracking id `id`.
+    private func otherSlot(holding id: Int32, besides number: Int) -> Int? {
+        for j in 0..<count where slots[j].number != number && slots[j].id == id && slots[j].committedId == id && !slots[j].shadowed {
+            return j
+        }
+        return nil
+    }
+
     @inline(__always)
-    private mutating func noteChanged() {
+    private func noteChanged() {
         if !slots[current].changed {
             slots[current].changed = true
-            changed.append(current)
+            changed[changedCount] = current
+            changedCount += 1
         }
     }
 
     /// End of input: every contact still down is cancelled.
-    mutating func cancelAll(emit: EmitPointer) {
-        for i in slots.indices where slots[i].committedId >= 0 {
-            if !slots[i].shadowed { emit(.cancel, Int(slots[i].committedId), slots[i].cx, slots[i].cy) }
+    func cancelAll<Sink: SlotChangeSink>(sink: Sink) {
+        for i in 0..<count where slots[i].committedId >= 0 {
+            if !slots[i].shadowed { sink.slotChange(.cancel, id: Int(slots[i].committedId), slots[i].cx, slots[i].cy) }
             slots[i].committedId = -1
             slots[i].id = -1
             slots[i].shadowed = false
         }
     }
+}
+
+/// Where protocol B sends a frame's pointer changes (the decoder), called directly rather than
+/// through closures.
+protocol SlotChangeSink: AnyObject {
+    /// One pointer change, in device units.
+    func slotChange(_ phase: PointerPhase, id: Int, _ x: Int32, _ y: Int32)
+    /// Throws when positions cannot be mapped onto the surface (called before a contact's changes).
+    func checkSlotMapping(place: Int) throws
 }
