@@ -10,12 +10,16 @@ final class FolderReloads: LiveReloads {
     unowned let host: PluginHost
     private let hub: LiveDeviceSet?
     private let token: WatchToken?
+    /// The desktop provider, polled when a reconnection falls due (nil: none).
+    private let focus: LiveFocus?
     /// Monotonic seconds, what the quiet time is measured on (tests inject one).
     private let clock: () -> Double
 
-    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource, clock: @escaping () -> Double = Clock.monotonic) {
+    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource, focus: LiveFocus? = nil,
+         clock: @escaping () -> Double = Clock.monotonic) {
         self.watcher = watcher
         self.host = host
+        self.focus = focus
         self.clock = clock
         hub = device as? LiveDeviceSet
         token = hub?.watch(fd: watcher.descriptor) { watcher.read(now: clock()) }
@@ -30,7 +34,11 @@ final class FolderReloads: LiveReloads {
         return wait
     }
 
-    func poll() {
+    /// After every step: the end of the step's work (the desktop provider's reconnection when
+    /// due, the output flushed), then the folder's changes.
+    func poll() throws {
+        try focus?.pollIfDue()
+        host.router.flush()
         // In the hub's wait, the watcher is read when it is readable: no read per frame.
         let files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
         guard let files else { return }

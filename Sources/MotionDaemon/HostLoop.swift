@@ -46,16 +46,21 @@ public enum HostLoop {
         }
         defer { host.close() }
         let loop = LiveLoop(device: device)
-        let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
+        let reloads = watcher.map { FolderReloads($0, host: host, device: device, focus: focus, clock: clock) }
         defer { reloads?.close() }
         loop.reloads = reloads
         loop.hostDue = { focus?.secondsUntilDue }
         loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
-        loop.stopReason = { [unowned host] in host.stopReason }
-        loop.afterStep = {
-            try focus?.pollIfDue()
-            host.router.flush()
+        // (Asked after every step: the host outlives the loop, which ends before this returns.)
+        loop.stopReason = { [unowned(unsafe) host] in host.stopReason }
+        // With a watcher its `poll`, which the loop calls right after, does this first (one call
+        // into the host per step rather than two); as input ends, `host.close` flushes.
+        if reloads == nil {
+            loop.afterStep = {
+                try focus?.pollIfDue()
+                host.router.flush()
+            }
         }
         // The plugins keep their errors to themselves (`Plugin`): the host throws none.
         return try loop.run(host)

@@ -328,7 +328,15 @@ public final class Plugin {
         return bounded(runtime, from: start) { _ in pipeline.setFocusedApp(app) }
     }
 
-    var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
+    /// What the running version has waiting on time (nil: nothing, or not running), asked before
+    /// every wait: the runtime reached unretained, as a frame reaches it. A version that met an
+    /// error it cannot go on from while the plugin still counts as running (a focus change's
+    /// subscriber, `setFocusedApp`) has nothing due, as the pipeline says: its due work would
+    /// never run, and the loop would not wait.
+    var nextDueTime: Double? {
+        guard let ref = runningRef, pipeline.failure == nil else { return nil }
+        return ref._withUnsafeGuaranteedRef { $0.nextDueTime }
+    }
 
     /// `run`'s script: what its version has waiting on time, asked before every wait of live
     /// input (its runtime reached without a retain; a version that stopped is not running).

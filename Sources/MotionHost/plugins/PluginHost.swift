@@ -171,7 +171,7 @@ public final class PluginHost: LiveTarget {
 
     /// Why the host stopped before its input ended, nil while it runs: its output cannot be
     /// written any more. The loops (`HostLoop`) end at the next frame.
-    public private(set) var stopReason: String?
+    @exclusivity(unchecked) public private(set) var stopReason: String?
 
     /// The output is the process's, shared by every plugin: when it cannot be written (its
     /// reader went away, a full disk) that is no plugin's fault. The call into the plugin under
@@ -333,7 +333,12 @@ public final class PluginHost: LiveTarget {
         guard !isPaused else { return nil }
         // `run`'s script: asked before every wait, without making an array.
         if let script { return script.scriptNextDueTime }
-        return plugins.compactMap(\.nextDueTime).min()
+        // Asked before every wait: no array made, each plugin reached unretained.
+        var earliest: Double?
+        for plugin in reached {
+            if let due = plugin._withUnsafeGuaranteedRef({ $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
+        }
+        return earliest
     }
 
     public func advance(to t: Double) {
