@@ -7,7 +7,8 @@ import MotionInput
 /// blocking input (frames keep reaching every plugin).
 final class FolderReloads: LiveReloads {
     let watcher: ConfigWatcher
-    unowned let host: PluginHost
+    /// (Unowned without a check: the host outlives the loop, whose step ends before it goes.)
+    unowned(unsafe) let host: PluginHost
     private let hub: LiveDeviceSet?
     private let token: WatchToken?
     /// The desktop provider, polled when a reconnection falls due (nil: none).

@@ -102,11 +102,9 @@ public final class OutputRouter {
 
     /// Writes what is buffered (the end of a frame's work on live input; the end of a replay).
     public func flush() {
-        switch destination {
-        case .sink(let sink): if sink.flush() != nil { fail() }
-        case .bounded(let writer): writer.flush()
-        case .memory: break
-        }
+        // Live output (`bounded`) has nothing to do here: each line queued woke the writer
+        // thread already (`BoundedWriter.append`), and the loop flushes after every step.
+        if case .sink(let sink) = destination, sink.flush() != nil { fail() }
     }
 
     /// Why writing stopped, if it did.

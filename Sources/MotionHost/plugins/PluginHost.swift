@@ -173,6 +173,11 @@ public final class PluginHost: LiveTarget {
     /// written any more. The loops (`HostLoop`) end at the next frame.
     @exclusivity(unchecked) public private(set) var stopReason: String?
 
+    /// `stopReason`, for a loop that asks after every step: a call into this module (read
+    /// inline from another, the property is checked for exclusivity at every access).
+    @inline(never)
+    public func currentStopReason() -> String? { stopReason }
+
     /// The output is the process's, shared by every plugin: when it cannot be written (its
     /// reader went away, a full disk) that is no plugin's fault. The call into the plugin under
     /// way ends normally (within its time limit), no other plugin is called, and no Lua state

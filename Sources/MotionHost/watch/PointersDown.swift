@@ -18,7 +18,20 @@ public final class PointersDown {
             let i = index(of: event.id)
             switch event.phase {
             case .down, .move:
-                if let i { events[i] = event } else { events.append(event) }
+                if let i {
+                    // The same pointer on the same device (every move): its place, time and
+                    // phase, without counting a reference to the device once more.
+                    if events[i].device === event.device {
+                        events[i].t = event.t
+                        events[i].phase = event.phase
+                        events[i].x = event.x
+                        events[i].y = event.y
+                    } else {
+                        events[i] = event
+                    }
+                } else {
+                    events.append(event)
+                }
             default:
                 if let i { events.remove(at: i) }
             }
