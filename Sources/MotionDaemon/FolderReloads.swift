@@ -7,8 +7,10 @@ import MotionInput
 /// blocking input (frames keep reaching every plugin).
 final class FolderReloads: LiveReloads {
     let watcher: ConfigWatcher
-    /// (Unowned without a check: the host outlives the loop, whose step ends before it goes.)
-    unowned(unsafe) let host: PluginHost
+    unowned let host: PluginHost
+    /// `host`, reached after every step without a retain and a release (the host outlives the
+    /// loop, whose steps end before it goes).
+    private let hostRef: Unmanaged<PluginHost>
     private let hub: LiveDeviceSet?
     private let token: WatchToken?
     /// The desktop provider, polled when a reconnection falls due (nil: none).
@@ -20,6 +22,7 @@ final class FolderReloads: LiveReloads {
          clock: @escaping () -> Double = Clock.monotonic) {
         self.watcher = watcher
         self.host = host
+        hostRef = Unmanaged.passUnretained(host)
         self.focus = focus
         self.clock = clock
         hub = device as? LiveDeviceSet
@@ -39,7 +42,7 @@ final class FolderReloads: LiveReloads {
     /// due, the output flushed), then the folder's changes.
     func poll() throws {
         try focus?.pollIfDue()
-        host.router.flush()
+        hostRef._withUnsafeGuaranteedRef { $0.router.flush() }
         // In the hub's wait, the watcher is read when it is readable: no read per frame.
         let files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
         guard let files else { return }

@@ -53,7 +53,8 @@ public enum HostLoop {
         loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
         // (Asked after every step: the host outlives the loop, which ends before this returns.)
-        loop.stopReason = { [unowned(unsafe) host] in host.currentStopReason() }
+        let hostRef = Unmanaged.passUnretained(host)
+        loop.stopReason = { hostRef._withUnsafeGuaranteedRef { $0.currentStopReason() } }
         // With a watcher its `poll`, which the loop calls right after, does this first (one call
         // into the host per step rather than two); as input ends, `host.close` flushes.
         if reloads == nil {

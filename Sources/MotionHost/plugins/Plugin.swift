@@ -68,6 +68,7 @@ public final class Plugin {
         didSet {
             if let slot = watchSlot { oldValue?.remove(slot) }
             watchSlot = watchdog?.add()
+            watchRef = watchdog.map { Unmanaged.passUnretained($0) }
             // Given to a plugin already loaded: what the watchdog says and stops for it.
             if let watchdog, let watchSlot {
                 watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
@@ -75,8 +76,12 @@ public final class Plugin {
         }
     }
     @exclusivity(unchecked) private var watchSlot: Int?
-    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `Clock.monotonic`).
+    /// `watchdog`, held by it: each call reaches it without a retain and a release.
+    @exclusivity(unchecked) private var watchRef: Unmanaged<PluginWatchdog>?
+    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `PluginClock.now`).
     @exclusivity(unchecked) var clock: (() -> Double)?
+    /// `PluginClock.resolution`, kept here: read for every call.
+    private let clockTick = PluginClock.resolution
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -247,8 +252,8 @@ public final class Plugin {
     }
 
     // Calls into the plugin. Each starts at `start`, the host's clock read when the call before
-    // it ended (`PluginHost.eachPlugin`: one read per call, not three), and returns when it
-    // ended, for the next call.
+    // it ended (`PluginHost.eachPlugin`: one read per call, not three; `PluginClock`), and
+    // returns when it ended, for the next call.
 
     /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
     /// down for its next version).
@@ -298,7 +303,7 @@ public final class Plugin {
 
     /// `handleScript` under the time limit (`--timeout` on live input).
     private func handleScriptBounded(_ frame: Frame, _ runtime: LuaRuntime) throws {
-        begin(runtime, from: clock?() ?? Clock.monotonic())
+        begin(runtime, from: clock?() ?? PluginClock.now(tick: clockTick))
         do {
             try runtime.handle(frame)
         } catch {
@@ -370,8 +375,8 @@ public final class Plugin {
         let timeout = limits.timeout
         guard timeout > 0 else { return }
         runtime.setDeadline(start + timeout)
-        if let watchSlot {
-            watchdog?.enter(watchSlot, limit: start + timeout)
+        if let watchSlot, let watchRef {
+            watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: start + timeout) }
         } else if isScript {
             // `run`'s script: the run's own watchdog (a plugin of the daemon's has a slot).
             runWatchdog?.arm(stopping: runtime.limiter, now: start)
@@ -405,11 +410,11 @@ public final class Plugin {
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
     @inline(__always)
     private func end(from start: Double) -> Double {
-        let end = clock?() ?? Clock.monotonic()
+        let end = clock?() ?? PluginClock.now(tick: clockTick)
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
         // clearing it cost a second deadline set per call.
-        if limits.timeout > 0 { watchdog?.leave() }
+        if limits.timeout > 0, let watchRef { watchRef._withUnsafeGuaranteedRef { $0.leave() } }
         busySeconds += end - start
         return end
     }
