@@ -29,9 +29,12 @@ final class FolderReloads: LiveReloads {
         token = hub?.watch(fd: watcher.descriptor) { watcher.read(now: clock()) }
     }
 
+    /// The longest wait: until the quiet time of a pending change ends, or the desktop
+    /// provider's reconnection falls due (what the loop's `hostDue` would say).
     var maxWait: Double? {
         // A frame source that cannot add the watcher to its wait is looked at every interval.
         var wait = token == nil ? HostLoop.watchInterval : nil
+        if let focus, let due = focus.secondsUntilDue { wait = min(wait ?? due, due) }
         // The clock is read only while a change waits (a system call per frame where the
         // clock source has no vDSO).
         if watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }

@@ -49,7 +49,9 @@ public enum HostLoop {
         let reloads = watcher.map { FolderReloads($0, host: host, device: device, focus: focus, clock: clock) }
         defer { reloads?.close() }
         loop.reloads = reloads
-        loop.hostDue = { focus?.secondsUntilDue }
+        // With a watcher its `maxWait` includes the provider's due time (asked before every
+        // wait: one call into the host rather than two, none without a provider).
+        if reloads == nil, let focus { loop.hostDue = { focus.secondsUntilDue } }
         loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
         // (Asked after every step: the host outlives the loop, which ends before this returns.)

@@ -34,8 +34,12 @@ public final class OutputRouter {
     private var writer = JSONWriter()
     private var failed = false
 
+    /// The blocking sink of `.sink` (nil otherwise), kept apart: flushed after every step.
+    private let sink: LineSink?
+
     public init(_ destination: Destination) {
         self.destination = destination
+        if case .sink(let sink) = destination { self.sink = sink } else { sink = nil }
         scratch.reserveCapacity(4096)
     }
 
@@ -104,7 +108,7 @@ public final class OutputRouter {
     public func flush() {
         // Live output (`bounded`) has nothing to do here: each line queued woke the writer
         // thread already (`BoundedWriter.append`), and the loop flushes after every step.
-        if case .sink(let sink) = destination, sink.flush() != nil { fail() }
+        if let sink, sink.flush() != nil { fail() }
     }
 
     /// Why writing stopped, if it did.

@@ -46,8 +46,18 @@ public final class Plugin {
     /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
     @exclusivity(unchecked) private var running: LuaRuntime? {
-        didSet { runningRef = running.map { Unmanaged.passUnretained($0) } }
+        didSet {
+            runningRef = running.map { Unmanaged.passUnretained($0) }
+            deadlineSet = .nan
+        }
     }
+    /// The deadline last set in `running`'s state by a call (NaN: none yet, or `run`'s script,
+    /// whose calls clear theirs): a call whose deadline is the same — its start read in the same
+    /// tick of the coarse clock as the call before's (`PluginClock`), as when frames come faster
+    /// than ticks — sets none. The state cannot have been stopped at that deadline meanwhile:
+    /// the clock, no earlier than the precise one, has not reached the end of that tick, so not
+    /// the deadline a limit later either.
+    @exclusivity(unchecked) private var deadlineSet = Double.nan
     /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
     /// per plugin (some 40 instructions a call). Only a call that failed or asked to disable
     /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
@@ -374,9 +384,13 @@ public final class Plugin {
     private func begin(_ runtime: LuaRuntime, from start: Double) {
         let timeout = limits.timeout
         guard timeout > 0 else { return }
-        runtime.setDeadline(start + timeout)
+        let deadline = start + timeout
+        if deadline != deadlineSet {
+            runtime.setDeadline(deadline)
+            if !isScript { deadlineSet = deadline }
+        }
         if let watchSlot, let watchRef {
-            watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: start + timeout) }
+            watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: deadline) }
         } else if isScript {
             // `run`'s script: the run's own watchdog (a plugin of the daemon's has a slot).
             runWatchdog?.arm(stopping: runtime.limiter, now: start)
