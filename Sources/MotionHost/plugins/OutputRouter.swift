@@ -104,6 +104,10 @@ public final class OutputRouter {
         diagnostics(line)
     }
 
+    /// Whether `flush` has anything to do (a blocking sink): live output's lines are on their
+    /// way as they are made, a loop need not flush after its steps.
+    public var flushes: Bool { sink != nil }
+
     /// Writes what is buffered (the end of a frame's work on live input; the end of a replay).
     public func flush() {
         // Live output (`bounded`) has nothing to do here: each line queued woke the writer

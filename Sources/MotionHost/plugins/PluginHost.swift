@@ -178,10 +178,9 @@ public final class PluginHost: LiveTarget {
     /// written any more. The loops (`HostLoop`) end at the next frame.
     @exclusivity(unchecked) public private(set) var stopReason: String?
 
-    /// `stopReason`, for a loop that asks after every step: a call into this module (read
-    /// inline from another, the property is checked for exclusivity at every access).
-    @inline(never)
-    public func currentStopReason() -> String? { stopReason }
+    /// Called once, on the host's thread, when the host stops (`stopReason` set): a live loop
+    /// is told then, rather than asking after every step (`HostLoop.runLive`).
+    public var onStop: (() -> Void)?
 
     /// The output is the process's, shared by every plugin: when it cannot be written (its
     /// reader went away, a full disk) that is no plugin's fault. The call into the plugin under
@@ -199,6 +198,7 @@ public final class PluginHost: LiveTarget {
         }
         // Said by the command as it ends (a filter whose reader went away ends quietly).
         stopReason = "the output cannot be written (\(why)); stopped"
+        onStop?()
     }
 
     public func plugin(named name: String) -> Plugin? { plugins.first { $0.name == name } }
