@@ -26,7 +26,15 @@ public final class DaemonService: ControlTarget {
     private var signalPipe: Int32?
     private let started = Clock.monotonic()
     private var stopping = false
-    private var emergency = EmergencyGesture()
+    /// The emergency-stop gesture, fed every frame (`host.onFrame`).
+    private let emergency = EmergencyWatch()
+
+    /// The gesture where the frame observer reaches it without the service: every frame costs
+    /// neither a weak reference's load nor an exclusivity check (the service is taken only
+    /// when the gesture fires). Used on the host's thread only.
+    final class EmergencyWatch {
+        @exclusivity(unchecked) var gesture = EmergencyGesture()
+    }
 
     /// Takes the socket: throws `ControlSocketBusy` (a real failure: exit 1) when another daemon
     /// holds it; a socket that cannot be made is a warning, and the daemon runs without it.
@@ -48,8 +56,8 @@ public final class DaemonService: ControlTarget {
         host.router.diagnostics = { line in
             StandardError.line(JournalStream.format(line, priority: LogPriority.of(line), journal: journal))
         }
-        host.onFrame = { [weak self] frame in
-            guard let self, self.emergency.observe(frame) else { return }
+        host.onFrame = { [emergency, weak self] frame in
+            guard emergency.gesture.observe(frame), let self else { return }
             self.host.router.diagnostic(nil, "emergency-stop gesture (five fingers held still for 3 s)")
             if self.host.isPaused { self.controlResume() } else { self.controlPause() }
         }

@@ -9,36 +9,91 @@ public struct EmergencyGesture {
     /// How far (input units) a finger may move and still count as held still.
     public var maxMovement = 50.0
 
-    private var down: [Int: (x: Double, y: Double)] = [:]
+    /// Where each finger down was when it last counted as still (its anchor).
+    struct Anchor {
+        var id: Int
+        var x: Double
+        var y: Double
+    }
+
+    /// The fingers down while they are few (the gesture's own case and any hand): searched
+    /// linearly, which costs less per frame than hashing each event's id.
+    private var few: [Anchor] = []
+    /// Past `linearLimit` fingers down (an event file may hold any number), the same in a
+    /// dictionary, so a frame moving n fingers costs O(n), not O(n²); back to `few` once all lift.
+    private var many: [Int: (x: Double, y: Double)]?
+    static let linearLimit = 16
     private var stillSince: Double?
     private var fired = false
 
     public init() {}
 
+    private var count: Int { many?.count ?? few.count }
+
+    private func index(of id: Int) -> Int? {
+        var i = 0
+        while i < few.count {
+            if few[i].id == id { return i }
+            i += 1
+        }
+        return nil
+    }
+
     /// Feeds a frame; true when the gesture fires with it.
     public mutating func observe(_ frame: Frame) -> Bool {
         var fires = false
         // Judged on the fingers as they were before this frame's lifts.
-        if let since = stillSince, !fired, down.count == fingers, frame.t - since >= seconds {
+        if let since = stillSince, !fired, count == fingers, frame.t - since >= seconds {
             fires = true
             fired = true
         }
         for e in frame.events {
             switch e.phase {
             case .down:
-                down[e.id] = (e.x, e.y)
-                stillSince = down.count == fingers ? frame.t : nil
+                setAnchor(e.id, e.x, e.y)
+                stillSince = count == fingers ? frame.t : nil
             case .move:
-                if let start = down[e.id], abs(e.x - start.x) > maxMovement || abs(e.y - start.y) > maxMovement {
-                    down[e.id] = (e.x, e.y)
-                    if down.count == fingers { stillSince = frame.t }
+                if many != nil {
+                    if let start = many![e.id], abs(e.x - start.x) > maxMovement || abs(e.y - start.y) > maxMovement {
+                        many![e.id] = (e.x, e.y)
+                        if count == fingers { stillSince = frame.t }
+                    }
+                } else if let i = index(of: e.id), abs(e.x - few[i].x) > maxMovement || abs(e.y - few[i].y) > maxMovement {
+                    few[i].x = e.x
+                    few[i].y = e.y
+                    if count == fingers { stillSince = frame.t }
                 }
             case .up, .cancel:
-                down[e.id] = nil
+                remove(e.id)
                 stillSince = nil
             }
         }
-        if down.isEmpty { fired = false }
+        if count == 0 { fired = false }
         return fires
+    }
+
+    private mutating func setAnchor(_ id: Int, _ x: Double, _ y: Double) {
+        if many != nil {
+            many![id] = (x, y)
+        } else if let i = index(of: id) {
+            few[i] = Anchor(id: id, x: x, y: y)
+        } else if few.count < Self.linearLimit {
+            few.append(Anchor(id: id, x: x, y: y))
+        } else {
+            var all: [Int: (x: Double, y: Double)] = [:]
+            for anchor in few { all[anchor.id] = (anchor.x, anchor.y) }
+            all[id] = (x, y)
+            many = all
+            few.removeAll()
+        }
+    }
+
+    private mutating func remove(_ id: Int) {
+        if many != nil {
+            many![id] = nil
+            if many!.isEmpty { many = nil }
+        } else if let i = index(of: id) {
+            few.remove(at: i)
+        }
     }
 }

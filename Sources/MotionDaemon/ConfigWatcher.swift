@@ -9,8 +9,10 @@ public final class ConfigWatcher {
     public let folder: ConfigFolder
     public let watcher: FileWatcher
     public let quiet: Double
-    private var pending: Set<String> = []
-    private var lastChange = 0.0
+    // Asked after every step of the live loop (`hasPending`) on the host's thread only, never
+    // passed inout: no dynamic exclusivity check (some 75 instructions an access).
+    @exclusivity(unchecked) private var pending: Set<String> = []
+    @exclusivity(unchecked) private var lastChange = 0.0
 
     public init(folder: ConfigFolder, quiet: Double = WatchOptions.defaultDebounce) throws {
         self.folder = folder

@@ -46,16 +46,28 @@ public enum HostLoop {
         }
         defer { host.close() }
         let loop = LiveLoop(device: device)
-        let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
+        // The watcher's poll is the loop's only while it has work (`FolderReloads.attach`).
+        let reloads = watcher.map { FolderReloads($0, host: host, device: device, focus: focus, clock: clock) }
         defer { reloads?.close() }
-        loop.reloads = reloads
-        loop.hostDue = { focus?.secondsUntilDue }
+        reloads?.attach(to: loop)
+        // With a watcher its `maxWait` includes the provider's due time (asked before every
+        // wait: one call into the host rather than two, none without a provider).
+        if reloads == nil, let focus { loop.hostDue = { focus.secondsUntilDue } }
         loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
-        loop.stopReason = { [unowned host] in host.stopReason }
-        loop.afterStep = {
-            try focus?.pollIfDue()
-            host.router.flush()
+        // The loop is given the question when the host stops (asked after every step, it cost
+        // a call and a retain per step).
+        let stopped = { [unowned loop, unowned host] in loop.stopReason = { host.stopReason } }
+        host.onStop = stopped
+        defer { host.onStop = nil }
+        if host.stopReason != nil { stopped() }
+        // With a watcher its `poll`, which the loop calls right after, does this first (one call
+        // into the host per step rather than two); as input ends, `host.close` flushes.
+        if reloads == nil {
+            loop.afterStep = {
+                try focus?.pollIfDue()
+                host.router.flush()
+            }
         }
         // The plugins keep their errors to themselves (`Plugin`): the host throws none.
         return try loop.run(host)

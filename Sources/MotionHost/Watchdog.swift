@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import MotionLua
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,6 +72,7 @@ extension Watchdog {
         /// publisher chose (the same word for the same call).
         public struct Calls: Sendable {
             /// The call running now: its limit and its word (nil: none, the host is between calls).
+            /// Read sequentially consistent: see `watchCalls`.
             public var current: @Sendable () -> (limit: Double, call: UInt64)?
             /// The call is at its limit: stop its state.
             public var expire: @Sendable (UInt64) -> Void
@@ -112,6 +114,14 @@ extension Watchdog {
         private var waitingUntil = Double.infinity
         private var signalCount = 0
         private var kernelThreadID: pid_t?
+        /// Whether stretches of calls are watched (`armCalls`), readable without the mutex: a
+        /// host publishes each call (`Calls.current`) and re-arms only when this is false, so a
+        /// frame costs no lock. The thread clears it at a look that finds no call running and
+        /// then stops looking (no timer, no wake-up) until a call re-arms it. Both sides store
+        /// then load sequentially consistent (the host its call, then this; the thread this, then
+        /// the call), so one of them sees the other: either the host re-arms, or the thread sees
+        /// the call and goes on watching it.
+        private let watching = Atomic<Bool>(false)
 
         /// The kernel's id of the thread, once it runs (nil before): for tests.
         public var threadID: pid_t? { locked { kernelThreadID } }
@@ -179,8 +189,18 @@ extension Watchdog {
                 limiter = nil
                 armedCalls = calls != nil
                 self.step = step
+                watching.store(armedCalls, ordering: .sequentiallyConsistent)
                 lookNoLaterThan(limit)
             }
+        }
+
+        /// A call was just published (`Calls.current`, stored sequentially consistent): arms
+        /// stretches of calls as `armCalls` does unless they are watched already, as they stay
+        /// from one call (and frame) to the next until a look finds none running. No lock and no
+        /// system call then: an atomic load per call.
+        @inline(__always)
+        public func watchCalls(firstLookAt limit: Double, step: Double) {
+            if !watching.load(ordering: .sequentiallyConsistent) { armCalls(at: limit, step: step) }
         }
 
         public func disarm() {
@@ -188,6 +208,7 @@ extension Watchdog {
                 limitAt = .infinity
                 limiter = nil
                 armedCalls = false
+                watching.store(false, ordering: .sequentiallyConsistent)
             }
         }
 
@@ -197,6 +218,13 @@ extension Watchdog {
         /// otherwise); the next arm sets the timer again. Armed, it changes nothing.
         public func quiesce() {
             locked {
+                // Stretches of calls stay armed between calls (`watchCalls`): none runs while the
+                // host waits, and the next call arms them again.
+                if armedCalls {
+                    armedCalls = false
+                    limitAt = .infinity
+                    watching.store(false, ordering: .sequentiallyConsistent)
+                }
                 guard limitAt.isInfinite, waitingUntil.isFinite, !ended else { return }
                 setTimer(.infinity)
             }
@@ -280,6 +308,18 @@ extension Watchdog {
                         } else {
                             wakeAt = min(wakeAt, limit)
                         }
+                    } else {
+                        // No call runs: the watch stops until a call arms it again (`watching`),
+                        // unless one was published meanwhile.
+                        watching.store(false, ordering: .sequentiallyConsistent)
+                        if calls.current() == nil {
+                            armedCalls = false
+                            limitAt = .infinity
+                            sleep(until: .infinity)
+                            continue
+                        }
+                        watching.store(true, ordering: .sequentiallyConsistent)
+                        continue
                     }
                     limitAt = wakeAt
                     sleep(until: wakeAt)

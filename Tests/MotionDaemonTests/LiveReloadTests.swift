@@ -193,6 +193,29 @@ private func echo(_ tag: String) -> String {
             #"{"t":1.1,"plugin":"b","name":"b","value":"up 40"}"#,
         ])
     }
+
+    /// Live output that cannot be written (a descriptor open for reading) stops the host, and
+    /// the loop ends at the next step with the reason. The loop is given the question when the
+    /// host stops (`PluginHost.onStop`), not asking after every step.
+    @Test func liveOutputThatCannotBeWrittenEndsTheLoop() throws {
+        let config = TestConfig(["a.lua": echo("a")])
+        let readOnly = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(readOnly) }
+        let router = OutputRouter(.sink(LineSink(fileDescriptor: readOnly)))
+        router.diagnostics = { _ in }
+        let host = PluginHost(folder: try ConfigFolder(config.path), options: RunOptions(scriptPath: ""), router: router,
+                              defaults: PluginLimits(timeout: 0.2, memoryMiB: 16))
+        var stops = 0
+        host.onStop = { stops += 1 }
+        host.loadAll()
+        #expect(stops == 1)
+        let source = ScriptedLiveSource(tap(1, id: 1, x: 10) + tap(2, id: 2, x: 20))
+        #expect(try HostLoop.runLive(source, host: host, watcher: nil) == "the output cannot be written (Bad file descriptor); stopped")
+        // One step, whose frame reached no plugin; the rest was never read.
+        #expect(source.index == 1)
+        #expect(host.time == 1)
+        #expect(host.status().map(\.state) == [.running])
+    }
 }
 
 /// Devices coming and going under a daemon with two plugins, on FIFOs standing in for device

@@ -1,6 +1,7 @@
 import Foundation
 import MotionHost
 import MotionLua
+import Synchronization
 import Testing
 
 /// The watchdog works per stretch of one Lua state: at the limit it stops that state (its hook
@@ -72,6 +73,37 @@ import Testing
         #expect(thread.nextLook == nil)
         thread.arm(at: limit + 1, limiter: nil)
         #expect(thread.nextLook == limit + 1)
+    }
+
+    /// A daemon's calls keep the thread's watch from one frame to the next (`watchCalls`: no
+    /// lock, no timer set per call); a look that finds no call running ends it, and the next
+    /// call arms it again.
+    @Test func aLookWithoutACallEndsTheWatchUntilTheNextCall() throws {
+        let running = Mutex<(limit: Double, call: UInt64)?>(nil)
+        let thread = Watchdog.WatchThread(grace: 60, calls: Watchdog.WatchThread.Calls(
+            current: { running.withLock { $0 } }, expire: { _ in }, lastResort: { _ in }))
+        defer { thread.end() }
+        #expect(waitFor(thread.threadID) { $0 != nil } != nil)
+        // A call arms the watch (its first look an hour away); the calls after it set no timer.
+        running.withLock { $0 = (Clock.monotonic() + 3600, 1) }
+        thread.watchCalls(firstLookAt: Clock.monotonic() + 3600, step: 3600)
+        let signals = thread.signals
+        #expect(thread.nextLook != nil)
+        for call in 2...1000 {
+            running.withLock { $0 = (Clock.monotonic() + 3600, UInt64(call)) }
+            thread.watchCalls(firstLookAt: Clock.monotonic() + 3600, step: 3600)
+        }
+        #expect(thread.signals == signals)
+        // The calls end; a look soon (a call with a short limit arms it so) finds none running,
+        // and the thread stops watching: no look pending, nothing to wake it.
+        running.withLock { $0 = nil }
+        thread.disarm()
+        thread.watchCalls(firstLookAt: Clock.monotonic() + 0.01, step: 0.01)
+        #expect(waitFor(thread.nextLook) { $0 == nil } == nil)
+        // The next call arms it again.
+        running.withLock { $0 = (Clock.monotonic() + 3600, 1001) }
+        thread.watchCalls(firstLookAt: Clock.monotonic() + 3600, step: 3600)
+        #expect(thread.nextLook != nil)
     }
 
     @Test func atItsLimitTheWatchdogStopsTheStateItWatches() throws {

@@ -117,15 +117,18 @@ public final class BoundedWriter: @unchecked Sendable {
         sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         defer { state.withLock { $0.finished = true } }
+        // The batch being written; swapped with the queue, so neither buffer is copied or
+        // allocated again per batch (taking the queue's bytes and emptying it made a new one).
+        var bytes: [UInt8] = []
         while true {
             ready.lock()
             while state.withLock({ $0.pending.isEmpty && !$0.closed }) { ready.wait() }
             ready.unlock()
-            let (bytes, closed) = state.withLock { state -> ([UInt8], Bool) in
-                let bytes = state.pending
-                state.pending.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            let closed = state.withLock { state -> Bool in
+                swap(&bytes, &state.pending)
                 if !bytes.isEmpty { state.batchesTaken += 1 }
-                return (bytes, state.closed)
+                return state.closed
             }
             if !bytes.isEmpty {
                 let failure = bytes.withUnsafeBufferPointer { sink.append($0, flush: true) }

@@ -34,8 +34,12 @@ public final class OutputRouter {
     private var writer = JSONWriter()
     private var failed = false
 
+    /// The blocking sink of `.sink` (nil otherwise), kept apart: flushed after every step.
+    private let sink: LineSink?
+
     public init(_ destination: Destination) {
         self.destination = destination
+        if case .sink(let sink) = destination { self.sink = sink } else { sink = nil }
         scratch.reserveCapacity(4096)
     }
 
@@ -100,13 +104,15 @@ public final class OutputRouter {
         diagnostics(line)
     }
 
+    /// Whether `flush` has anything to do (a blocking sink): live output's lines are on their
+    /// way as they are made, a loop need not flush after its steps.
+    public var flushes: Bool { sink != nil }
+
     /// Writes what is buffered (the end of a frame's work on live input; the end of a replay).
     public func flush() {
-        switch destination {
-        case .sink(let sink): if sink.flush() != nil { fail() }
-        case .bounded(let writer): writer.flush()
-        case .memory: break
-        }
+        // Live output (`bounded`) has nothing to do here: each line queued woke the writer
+        // thread already (`BoundedWriter.append`), and the loop flushes after every step.
+        if let sink, sink.flush() != nil { fail() }
     }
 
     /// Why writing stopped, if it did.

@@ -46,8 +46,18 @@ public final class Plugin {
     /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
     @exclusivity(unchecked) private var running: LuaRuntime? {
-        didSet { runningRef = running.map { Unmanaged.passUnretained($0) } }
+        didSet {
+            runningRef = running.map { Unmanaged.passUnretained($0) }
+            deadlineSet = .nan
+        }
     }
+    /// The deadline last set in `running`'s state by a call (NaN: none yet, or `run`'s script,
+    /// whose calls clear theirs): a call whose deadline is the same — its start read in the same
+    /// tick of the coarse clock as the call before's (`PluginClock`), as when frames come faster
+    /// than ticks — sets none. The state cannot have been stopped at that deadline meanwhile:
+    /// the clock, no earlier than the precise one, has not reached the end of that tick, so not
+    /// the deadline a limit later either.
+    @exclusivity(unchecked) private var deadlineSet = Double.nan
     /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
     /// per plugin (some 40 instructions a call). Only a call that failed or asked to disable
     /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
@@ -68,6 +78,7 @@ public final class Plugin {
         didSet {
             if let slot = watchSlot { oldValue?.remove(slot) }
             watchSlot = watchdog?.add()
+            watchRef = watchdog.map { Unmanaged.passUnretained($0) }
             // Given to a plugin already loaded: what the watchdog says and stops for it.
             if let watchdog, let watchSlot {
                 watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
@@ -75,8 +86,12 @@ public final class Plugin {
         }
     }
     @exclusivity(unchecked) private var watchSlot: Int?
-    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `Clock.monotonic`).
+    /// `watchdog`, held by it: each call reaches it without a retain and a release.
+    @exclusivity(unchecked) private var watchRef: Unmanaged<PluginWatchdog>?
+    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `PluginClock.now`).
     @exclusivity(unchecked) var clock: (() -> Double)?
+    /// `PluginClock.resolution`, kept here: read for every call.
+    private let clockTick = PluginClock.resolution
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -247,8 +262,8 @@ public final class Plugin {
     }
 
     // Calls into the plugin. Each starts at `start`, the host's clock read when the call before
-    // it ended (`PluginHost.eachPlugin`: one read per call, not three), and returns when it
-    // ended, for the next call.
+    // it ended (`PluginHost.eachPlugin`: one read per call, not three; `PluginClock`), and
+    // returns when it ended, for the next call.
 
     /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
     /// down for its next version).
@@ -298,7 +313,7 @@ public final class Plugin {
 
     /// `handleScript` under the time limit (`--timeout` on live input).
     private func handleScriptBounded(_ frame: Frame, _ runtime: LuaRuntime) throws {
-        begin(runtime, from: clock?() ?? Clock.monotonic())
+        begin(runtime, from: clock?() ?? PluginClock.now(tick: clockTick))
         do {
             try runtime.handle(frame)
         } catch {
@@ -328,7 +343,15 @@ public final class Plugin {
         return bounded(runtime, from: start) { _ in pipeline.setFocusedApp(app) }
     }
 
-    var nextDueTime: Double? { state == .running ? pipeline.nextDueTime : nil }
+    /// What the running version has waiting on time (nil: nothing, or not running), asked before
+    /// every wait: the runtime reached unretained, as a frame reaches it. A version that met an
+    /// error it cannot go on from while the plugin still counts as running (a focus change's
+    /// subscriber, `setFocusedApp`) has nothing due, as the pipeline says: its due work would
+    /// never run, and the loop would not wait.
+    var nextDueTime: Double? {
+        guard let ref = runningRef, pipeline.failure == nil else { return nil }
+        return ref._withUnsafeGuaranteedRef { $0.nextDueTime }
+    }
 
     /// `run`'s script: what its version has waiting on time, asked before every wait of live
     /// input (its runtime reached without a retain; a version that stopped is not running).
@@ -361,9 +384,13 @@ public final class Plugin {
     private func begin(_ runtime: LuaRuntime, from start: Double) {
         let timeout = limits.timeout
         guard timeout > 0 else { return }
-        runtime.setDeadline(start + timeout)
-        if let watchSlot {
-            watchdog?.enter(watchSlot, limit: start + timeout)
+        let deadline = start + timeout
+        if deadline != deadlineSet {
+            runtime.setDeadline(deadline)
+            if !isScript { deadlineSet = deadline }
+        }
+        if let watchSlot, let watchRef {
+            watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: deadline) }
         } else if isScript {
             // `run`'s script: the run's own watchdog (a plugin of the daemon's has a slot).
             runWatchdog?.arm(stopping: runtime.limiter, now: start)
@@ -397,11 +424,11 @@ public final class Plugin {
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
     @inline(__always)
     private func end(from start: Double) -> Double {
-        let end = clock?() ?? Clock.monotonic()
+        let end = clock?() ?? PluginClock.now(tick: clockTick)
         // The state's deadline stays until the next call sets its own: between calls no Lua code
         // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
         // clearing it cost a second deadline set per call.
-        if limits.timeout > 0 { watchdog?.leave() }
+        if limits.timeout > 0, let watchRef { watchRef._withUnsafeGuaranteedRef { $0.leave() } }
         busySeconds += end - start
         return end
     }

@@ -42,19 +42,24 @@ public final class PluginHost: LiveTarget {
     @exclusivity(unchecked) public var onFrame: ((Frame) -> Void)?
     /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
     @exclusivity(unchecked) public var watchdog: PluginWatchdog? {
-        didSet { for plugin in plugins { plugin.watchdog = watchdog } }
+        didSet {
+            for plugin in plugins { plugin.watchdog = watchdog }
+            watchdog?.setShortest(shortestTimeout)
+        }
     }
     /// The fingers down now, tracked once per frame for every plugin: each version a plugin
     /// loads is handed them (a reload, a plugin added or fixed while a finger is down).
     let pointers = PointersDown()
-    /// The shortest time limit of the plugins (0: none has one): how long a frame's calls run
-    /// at least before the watchdog looks (see `eachPlugin`).
+    /// The shortest time limit of the plugins (0: none has one): how long a call runs at least
+    /// before the watchdog looks (see `PluginWatchdog.enterCall`).
     @exclusivity(unchecked) private var shortestTimeout = 0.0
     /// The host's clock (monotonic seconds): read once before a frame's first call and once
-    /// after each call. Nil: `Clock.monotonic` (tests inject one).
+    /// after each call. Nil: `PluginClock.now` (tests inject one).
     @exclusivity(unchecked) var clock: (() -> Double)? {
         didSet { for plugin in plugins { plugin.clock = clock } }
     }
+    /// `PluginClock.resolution`, kept here: read for every frame.
+    private let clockTick = PluginClock.resolution
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
     /// until its file changes.
     public var hangRecord: HangRecord?
@@ -171,7 +176,11 @@ public final class PluginHost: LiveTarget {
 
     /// Why the host stopped before its input ended, nil while it runs: its output cannot be
     /// written any more. The loops (`HostLoop`) end at the next frame.
-    public private(set) var stopReason: String?
+    @exclusivity(unchecked) public private(set) var stopReason: String?
+
+    /// Called once, on the host's thread, when the host stops (`stopReason` set): a live loop
+    /// is told then, rather than asking after every step (`HostLoop.runLive`).
+    public var onStop: (() -> Void)?
 
     /// The output is the process's, shared by every plugin: when it cannot be written (its
     /// reader went away, a full disk) that is no plugin's fault. The call into the plugin under
@@ -189,6 +198,7 @@ public final class PluginHost: LiveTarget {
         }
         // Said by the command as it ends (a filter whose reader went away ends quietly).
         stopReason = "the output cannot be written (\(why)); stopped"
+        onStop?()
     }
 
     public func plugin(named name: String) -> Plugin? { plugins.first { $0.name == name } }
@@ -235,6 +245,7 @@ public final class PluginHost: LiveTarget {
 
     private func noteLimits() {
         shortestTimeout = plugins.map(\.limits.timeout).filter { $0 > 0 }.min() ?? 0
+        watchdog?.setShortest(shortestTimeout)
     }
 
     private func reportConflicts(of plugin: Plugin) {
@@ -333,7 +344,14 @@ public final class PluginHost: LiveTarget {
         guard !isPaused else { return nil }
         // `run`'s script: asked before every wait, without making an array.
         if let script { return script.scriptNextDueTime }
-        return plugins.compactMap(\.nextDueTime).min()
+        // Asked before every wait: no array made, each plugin reached unretained.
+        var earliest: Double?
+        var i = 0
+        while i < reached.count {
+            if let due = reached[i]._withUnsafeGuaranteedRef({ $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
+            i += 1
+        }
+        return earliest
     }
 
     public func advance(to t: Double) {
@@ -350,21 +368,23 @@ public final class PluginHost: LiveTarget {
         eachPlugin { plugin, start in plugin.finish(from: start) }
     }
 
-    /// One call into each plugin, in name order, as one stretch for the watchdog (armed once,
-    /// each call publishing its own limit): the clock is read once before the first call and
-    /// once after each, that read being both the end of one call (its CPU time) and the start
-    /// of the next (its time limit counts from there, so a slow plugin never uses up the next
-    /// one's time).
+    /// One call into each plugin, in name order, each publishing its plugin and limit to the
+    /// watchdog (whose watch goes on from frame to frame, `PluginWatchdog.enterCall`): the clock
+    /// (`PluginClock`, no system call) is read once before the first call and once after each,
+    /// that read being both the end of one call (its CPU time) and the start of the next (its
+    /// time limit counts from there, so a slow plugin never uses up the next one's time).
     @inline(__always)
     private func eachPlugin(_ call: (Plugin, Double) -> Double) {
         // `run`'s script without a time limit has no use for the clock (no CPU time is counted).
-        var start = script != nil && shortestTimeout == 0 ? 0 : clock?() ?? Clock.monotonic()
-        let watched = shortestTimeout > 0 ? watchdog : nil
-        watched?.beginCalls(at: start, shortest: shortestTimeout)
-        // No call adds or removes a plugin (files change between frames).
-        // A failed write stops the host: no plugin is called after it (`outputFailed`).
-        for plugin in reached where stopReason == nil { start = plugin._withUnsafeGuaranteedRef { call($0, start) } }
-        watched?.endCalls()
+        var start = script != nil && shortestTimeout == 0 ? 0 : clock?() ?? PluginClock.now(tick: clockTick)
+        // No call adds or removes a plugin (files change between frames); by index, so the
+        // array is not retained for the loop. A failed write stops the host: no plugin is
+        // called after it (`outputFailed`).
+        var i = 0
+        while i < reached.count, stopReason == nil {
+            start = reached[i]._withUnsafeGuaranteedRef { call($0, start) }
+            i += 1
+        }
     }
 
     /// The end of the daemon: every plugin's state closes (held keys released).

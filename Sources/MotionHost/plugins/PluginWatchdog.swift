@@ -5,11 +5,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit's enforcer for code the Lua hook cannot reach, per plugin call. It is armed
-/// once per frame for the whole host (`beginCalls`/`endCalls`), and each call into a plugin
-/// only says which plugin runs now and until when (`enter`/`leave`: one atomic store each, no
-/// lock, no clock read of its own): at the frame's earliest limit the watchdog's thread looks
-/// which call runs and waits for that call's own limit. At it, it stops that plugin's state
+/// The time limit's enforcer for code the Lua hook cannot reach, per plugin call. Each call into
+/// a plugin says which plugin runs now and until when (`enterCall`/`leave`: atomic stores, no
+/// lock, no clock read of its own); the first call arms the thread's watch, which then goes on
+/// from frame to frame while calls keep coming (no lock or system call per frame): at the
+/// shortest limit after a call began the thread looks which call runs and waits for that
+/// call's own limit, and a look that finds no call running ends the watch until the next call. At it, it stops that plugin's state
 /// (`LuaStateLimiter`: it raises as soon as Lua runs again, and only that plugin is disabled).
 /// The library's own loops in C (pattern matching, the table functions, `load`) check the limit
 /// themselves (CLuaShimBounded.h) and a plugin opens no file that could block (`RegularFiles`),
@@ -23,6 +24,10 @@ public final class PluginWatchdog: Sendable {
     public let grace: Double
     private let timer: Watchdog.WatchThread
     private let board: Board
+    /// The shortest time limit of the host's plugins (`Double` bits; 0: not told), how often
+    /// the thread looks while calls run: set by the host's thread, read by it when a call arms
+    /// the watch.
+    private let shortestBits = Atomic<UInt64>(0)
 
     /// What the thread needs of each plugin (by slot): set when the plugin loads, read only when
     /// a limit is reached.
@@ -68,7 +73,7 @@ public final class PluginWatchdog: Sendable {
         self.board = board
         timer = Watchdog.WatchThread(grace: grace, calls: Watchdog.WatchThread.Calls(
             current: {
-                let word = board.current.load(ordering: .acquiring)
+                let word = board.current.load(ordering: .sequentiallyConsistent)
                 return word == Board.none ? nil : (Board.unpack(word).limit, word)
             },
             expire: { word in
@@ -111,8 +116,25 @@ public final class PluginWatchdog: Sendable {
         }
     }
 
-    /// Calls into plugins begin (a frame), the first at `start`; each call has a limit of at
-    /// least `shortest` seconds.
+    /// Every plugin's limit is `shortest` seconds or more (the host's, as its plugins load and unload).
+    func setShortest(_ shortest: Double) {
+        shortestBits.store(shortest.bitPattern, ordering: .relaxed)
+    }
+
+    /// A call into the plugin in `slot`, started at `start`, runs until `limit` (monotonic
+    /// seconds): published (`enter`), and the thread's watch armed unless it runs already — it
+    /// goes on from one call and frame to the next, until the thread finds no call running
+    /// (`Watchdog.WatchThread.watchCalls`): a call costs two atomic stores and a load, no lock.
+    @inline(__always)
+    func enterCall(_ slot: Int, start: Double, limit: Double) {
+        enter(slot, limit: limit)
+        let shortest = Double(bitPattern: shortestBits.load(ordering: .relaxed))
+        let step = shortest > 0 ? min(shortest, limit - start) : limit - start
+        timer.watchCalls(firstLookAt: start + step, step: step)
+    }
+
+    /// Calls into plugins begin, the first at `start`; each call has a limit of at least
+    /// `shortest` seconds (arms the watch at once: a host's calls arm it themselves, `enterCall`).
     func beginCalls(at start: Double, shortest: Double) {
         guard shortest > 0 else { return }
         board.current.store(Board.none, ordering: .releasing)
@@ -129,7 +151,9 @@ public final class PluginWatchdog: Sendable {
     /// resort applies to it.
     @inline(__always)
     func enter(_ slot: Int, limit: Double, stoppable: Bool = true) {
-        board.current.store(Board.pack(limit: limit, slot: slot, stoppable: stoppable), ordering: .releasing)
+        // Sequentially consistent: the thread, which stops watching when it finds no call, must
+        // see this one or the caller must see that it stopped (`Watchdog.WatchThread.watching`).
+        board.current.store(Board.pack(limit: limit, slot: slot, stoppable: stoppable), ordering: .sequentiallyConsistent)
     }
 
     /// The call is over; the host runs until the next.

@@ -14,14 +14,35 @@ public final class PointersDown {
     /// Notes which pointers a frame put down, moved or lifted.
     public func track(_ frame: Frame) {
         if frame.t > lastFrameTime { lastFrameTime = frame.t }
-        for event in frame.events {
-            let i = index(of: event.id)
-            switch event.phase {
+        // By index: an event is copied (its device retained) only when it is kept whole.
+        var k = 0
+        while k < frame.events.count {
+            let i = index(of: frame.events[k].id)
+            switch frame.events[k].phase {
             case .down, .move:
-                if let i { events[i] = event } else { events.append(event) }
+                if let i {
+                    Self.update(&events[i], to: frame.events, k)
+                } else {
+                    events.append(frame.events[k])
+                }
             default:
                 if let i { events.remove(at: i) }
             }
+            k += 1
+        }
+    }
+
+    /// The same pointer on the same device (every move): its place, time and phase, without
+    /// counting a reference to the device once more (one access to the array, not four).
+    @inline(__always)
+    private static func update(_ down: inout PointerEvent, to events: [PointerEvent], _ k: Int) {
+        if down.device === events[k].device {
+            down.t = events[k].t
+            down.phase = events[k].phase
+            down.x = events[k].x
+            down.y = events[k].y
+        } else {
+            down = events[k]
         }
     }
 
