@@ -278,12 +278,17 @@ private final class DeviceWriter {
         let scene = Scene()
         let device = scene.fifo("device")
         let script = scene.file("live.lua", "motion.pointers():subscribe(function(p) motion.emit('x', p.x) end)\n")
-        let run = try Spawned(["run", script, "--device", device], shell: "trap '' PIPE;")
+        // Stdout is a FIFO whose only reader is a child that takes the first line and exits
+        // (see LoneReader for why the test never holds a reader itself).
+        let out = scene.fifo("out")
+        let reader = try LoneReader(of: out, head: ["-n", "1"], copyingTo: scene.folder.appendingPathComponent("first").path)
+        let stdout = try #require(FileHandle(forWritingAtPath: out))
+        let run = try Spawned(["run", script, "--device", device], shell: "trap '' PIPE;", stdout: stdout)
+        try stdout.close()
         let writer = DeviceWriter(device)
         defer { writer.close() }
         writer.write(touchFrame(usec: 0, x: 10, first: true))
-        #expect(run.readLine() == #"{"t":0,"name":"x","value":10}"#)
-        run.closeStdout()
+        #expect(String(decoding: reader.waitUntilGone(), as: UTF8.self) == #"{"t":0,"name":"x","value":10}"# + "\n")
         writer.write(touchFrame(usec: 16000, x: 20))
         let r = run.finish(readStdout: false)
         #expect(r.status == 141)
