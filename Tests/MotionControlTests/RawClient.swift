@@ -50,7 +50,7 @@ final class RawClient {
         var address = Self.address(path)
         let requestBytes = Array((request + "\n").utf8)
         var fds: [Int32] = [0, 0]
-        XCTAssertEqual(pipe(&fds), 0)
+        XCTAssertEqual(pipeClosingOnExec(&fds), 0)
         var buffer = [UInt8](repeating: 0, count: 1024)
         let pid = fork()
         if pid == 0 {

@@ -25,7 +25,7 @@ import MotionInput
 
     @Test func aReaderThatStopsReadingLosesLinesNotThePlugins() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[0]) }
         // A reader that stopped: the pipe is full before the writer starts, so its thread blocks
         // in its first write.
@@ -105,7 +105,7 @@ import MotionInput
     /// given up after a bound: the daemon's exit never waits on it.
     @Test func closingNeverWaitsForAReaderThatStopped() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         let filler = Array("{\"fill\":1}\n".utf8)

@@ -12,7 +12,7 @@ import Glibc
 @Suite struct LiveCostTests {
     @Test func flushingWithNothingQueuedDoesNotWakeTheWriterThread() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[0]) }
         let writer = BoundedWriter(sink: LineSink(fileDescriptor: fds[1]))
         // The live loop flushes after every frame; most frames print nothing.

@@ -11,7 +11,7 @@ import MotionHost
     /// the host's stderr path: the drop count below was 0).
     @Test func aStderrNobodyReadsDropsLinesAndEveryFrameIsHandled() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[0]) }
         // The reader stopped: the pipe is full before the writer starts.
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)

@@ -78,7 +78,7 @@ import Glibc
         let set = try LiveDeviceSet(selectors: [.path(a)])
         defer { set.close() }
         var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
+        #expect(pipeClosingOnExec(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         var got: [UInt8] = []
         let token = set.watch(fd: ends[0]) {

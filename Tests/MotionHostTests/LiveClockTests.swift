@@ -21,7 +21,7 @@ import Glibc
 
         init(_ script: String) throws {
             var fds: [Int32] = [0, 0]
-            #expect(pipe(&fds) == 0)
+            #expect(pipeClosingOnExec(&fds) == 0)
             self.fds = fds
             let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
             device = LiveDevice(reader: reader)

@@ -11,7 +11,7 @@ import Glibc
     @Test func aRecordingWithAProviderReplaysItsFocusChangesBetweenTheSameEvents() throws {
         let dir = TempDir()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let bytes = rawBytes(pinchEvents)
         let writer = Thread { [fds] in writeInPieces(fds[1], bytes, chunks: [bytes.count], pause: 0) }
         writer.start()

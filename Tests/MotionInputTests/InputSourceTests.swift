@@ -7,7 +7,7 @@ import MotionGestures
 /// read end (as `/dev/stdin` does when a shell pipes into motionscript).
 private func pipePath(_ bytes: [UInt8]) -> (path: String, close: () -> Void) {
     var fds: [Int32] = [0, 0]
-    _ = pipe(&fds)
+    _ = pipeClosingOnExec(&fds)
     let (r, w) = (fds[0], fds[1])
     Thread.detachNewThread {
         bytes.withUnsafeBytes { b in

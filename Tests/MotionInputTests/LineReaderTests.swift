@@ -123,7 +123,7 @@ private func lines(_ text: String, chunkSize: Int) throws -> [String] {
 
     @Test func aPipeHandsOutEachLineAsSoonAsItsNewlineArrives() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let firstRead = DispatchSemaphore(value: 0)
         let writerDone = DispatchSemaphore(value: 0)
         let waitedInVain = Box(false)

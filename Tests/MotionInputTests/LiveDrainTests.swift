@@ -10,7 +10,7 @@ import Glibc
 @Suite struct LiveDrainTests {
     @Test func discardQueuedDrainsTheBufferAndTheDescriptorAndCountsFrames() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[1]) }
         let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
         defer { reader.close() }
@@ -35,7 +35,7 @@ import Glibc
 
     @Test func discardQueuedWithNothingQueuedDiscardsNothing() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[1]) }
         let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
         defer { reader.close() }

@@ -63,7 +63,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
 
     @Test func pipeDeliversEachFrameAtItsSynReportAndStops() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
         let device = LiveDevice(reader: reader)
         let firstFrameRead = DispatchSemaphore(value: 0)
@@ -92,7 +92,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
 
     @Test func stopFileDescriptorWakesThePoll() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
         var byte: UInt8 = 1
         #expect(write(reader.stopFileDescriptor, &byte, 1) == 1)  // what a signal handler does
@@ -103,7 +103,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
 
     @Test func idlePipeTimesOut() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let device = LiveDevice(reader: try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true))
         #expect(try device.nextFrame(timeout: 0) == .timeout)
         close(fds[1])
@@ -113,7 +113,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
 
     @Test func writerClosingMidRecordEndsCleanly() throws {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let bytes = rawBytes(Array(pinchEvents.prefix(10))) + [1, 2, 3]
         bytes.withUnsafeBytes { _ = write(fds[1], $0.baseAddress!, bytes.count) }
         close(fds[1])

@@ -15,7 +15,7 @@ import Testing
 
     private func withIdlePipe(_ body: (inout [pollfd]) -> Void) {
         var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
+        #expect(pipeClosingOnExec(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         var fds = [pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)]
         body(&fds)
@@ -42,7 +42,7 @@ import Testing
     @Test func readyInputEndsAFarWait() {
         withIdlePipe { fds in
             var ends: [Int32] = [0, 0]
-            #expect(pipe(&ends) == 0)
+            #expect(pipeClosingOnExec(&ends) == 0)
             defer { close(ends[0]); close(ends[1]) }
             #expect(write(ends[1], "x", 1) == 1)
             var ready = [pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)]

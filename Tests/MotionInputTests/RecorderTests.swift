@@ -34,7 +34,7 @@ import Glibc
     @Test func recordThenReplayRoundTrip() throws {
         let dir = TempDir()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(pipeClosingOnExec(&fds) == 0)
         let bytes = rawBytes(pinchEvents)
         let writer = Thread { [fds] in writeInPieces(fds[1], bytes, chunks: [7, 200, 5], pause: 1_000) }
         writer.start()
