@@ -35,8 +35,11 @@ static inline void setxy(lua_State *L, const ms_Extra *e, double x, double y) {
     lua_rawset(L, -3);
 }
 
-static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y) {
-    lua_createtable(L, 0, 4);
+/* records: the table's fields, 4 or 5 with `device`: sized for all of them at once, as a fifth
+ * key in a table made for four rehashes it (a new node array, the four moved, the old freed). */
+static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y,
+                               int records) {
+    lua_createtable(L, 0, records);
     pushkey(L, e, MS_KEY_ID);
     lua_pushinteger(L, (lua_Integer)id);
     lua_rawset(L, -3);
@@ -47,7 +50,7 @@ static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, in
 }
 
 void ms_pushpointer(lua_State *L, long long id, int phase, double x, double y) {
-    pushpointer(L, ms_extra(L), id, phase, x, y);
+    pushpointer(L, ms_extra(L), id, phase, x, y, 4);
 }
 
 void ms_pushpoint(lua_State *L, double x, double y) {
@@ -87,8 +90,9 @@ int ms_callpointerfrom(lua_State *L, int fn, long long id, int phase, double x, 
     *top = base;
     lua_pushcfunction(L, ms_traceback);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn);
-    pushpointer(L, e, id, phase, x, y);
-    if (key != LUA_NOREF && device != LUA_NOREF) setref(L, key, device);
+    int withDevice = key != LUA_NOREF && device != LUA_NOREF;
+    pushpointer(L, e, id, phase, x, y, withDevice ? 5 : 4);
+    if (withDevice) setref(L, key, device);
     return ms_pcall_capped(L, e, 1, nresults, base + 1);
 }
 
