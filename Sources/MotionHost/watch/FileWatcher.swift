@@ -44,7 +44,7 @@ public final class FileWatcher {
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else {
             close(fd)
-            throw WatchError("pipe2: \(String(cString: strerror(errno)))")
+            throw WatchError("pipe: \(String(cString: strerror(errno)))")
         }
         wakeFD = pipeFDs[0]
         wakeWriteFD = pipeFDs[1]

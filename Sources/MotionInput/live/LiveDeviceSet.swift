@@ -61,7 +61,8 @@ public final class LiveDeviceSet {
     private var lastReason = "end of input"
     private var tagger = DeviceFrameTagger()
     private var ending = false
-    private let controlPipe: [Int32]
+    /// The wake-up pipe of `stop()` (internal: tests look at its flags).
+    let controlPipe: [Int32]
     private var closed = false
     /// Waits (`ppoll` calls) made so far: one per wake-up, however many devices and watched
     /// descriptors were ready.
@@ -97,6 +98,9 @@ public final class LiveDeviceSet {
         self.diagnostics = diagnostics
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw InputError(file: "<devices>", "cannot create a pipe: \(String(cString: strerror(errno)))") }
+        // Close-on-exec: a launched command must not keep the set's wake-up pipe (glibc before
+        // 2.34 cannot close the rest of the descriptors in the child).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         controlPipe = fds
         control = try LiveEventReader(fileDescriptor: fds[0], name: "<control>", ownsDescriptor: true)
         let paths = selectors.compactMap { if case .path(let path) = $0 { return path } else { return nil } }
