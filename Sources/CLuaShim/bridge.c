@@ -96,6 +96,13 @@ int ms_callpointerfrom(lua_State *L, int fn, long long id, int phase, double x, 
     return ms_pcall_capped(L, e, 1, nresults, base + 1);
 }
 
+int ms_runpointer(lua_State *L, int fn, long long id, int phase, double x, double y,
+                  int key, int device, int *top) {
+    int status = ms_callpointerfrom(L, fn, id, phase, x, y, key, device, 0, top);
+    if (status == LUA_OK) lua_settop(L, *top);
+    return status;
+}
+
 int ms_topoint(lua_State *L, int index, double *x, double *y) {
     /* Array entries come out of lua_next as integer keys, which end the search. */
     if (lua_type(L, index) != LUA_TTABLE || !lua_checkstack(L, 2)) return 0;
