@@ -83,18 +83,18 @@ public final class LuaCallback {
             _ = runtime?.hasStackLeft(place)
             return
         }
-        var key = LUA_NOREF, table = LUA_NOREF
-        if let tag = e.device {
-            guard let refs = deviceTables.refs(for: tag, in: L) else { return run(.pointerEvent(e)) }
-            (key, table) = refs
-        }
+        guard let device = deviceTables.refs(of: e, in: L) else { return runSlowly(e) }
         var top: Int32 = 0
         let status = ms_runpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y,
-                                   key, table, &top)
+                                   device.key, device.table, &top)
         if status == LUA_OK { return }
         guard status != MS_CALL_NOSTACK else { return stackFull() }
         _ = finish(status, Lua(L), top) { _ in () }
     }
+
+    /// `run(pointer:)` when the device's table cannot be made now: the event goes the general way.
+    @inline(never)
+    private func runSlowly(_ e: PointerEvent) { run(.pointerEvent(e)) }
 
     /// Switches the callback off for good (see `isDisabled`).
     func disable() {
