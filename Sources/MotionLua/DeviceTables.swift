@@ -21,6 +21,14 @@ final class DeviceTables {
 
     /// The registry references of the key "device" and of `device`'s table in `L`; nil when
     /// the stack has no room to make them (the caller then builds the table the slow way).
+    /// `refs(for:in:)` for the device of `e`, both LUA_NOREF for a pointer from an event file.
+    /// The event is only borrowed: its device is compared in place, not copied out of it.
+    func refs(of e: PointerEvent, in L: OpaquePointer) -> (key: Int32, table: Int32)? {
+        guard let known = e.device else { return (LUA_NOREF, LUA_NOREF) }
+        if let last, last.device === known { return (keyRef, last.ref) }
+        return refs(for: known, in: L)
+    }
+
     func refs(for device: PointerDevice, in L: OpaquePointer) -> (key: Int32, table: Int32)? {
         if let last, last.device === device { return (keyRef, last.ref) }
         if let entry = tables[ObjectIdentifier(device)] {

@@ -11,6 +11,8 @@ public final class LuaCallback {
     /// The runtime's state as callbacks may use it now: read on every call.
     private let gate: LuaCallGate
     var runtime: LuaRuntime? { gate.runtime }
+    /// The runtime's tables for `p.device` (they hold no callback, so no cycle).
+    private let deviceTables: DeviceTables
     /// Where the callback was passed in, for messages about its results.
     let place: String
     /// Set once the callback raised in a runtime that goes on after callback errors (live
@@ -22,6 +24,7 @@ public final class LuaCallback {
     init(ref: Int32, runtime: LuaRuntime, place: String) {
         self.ref = ref
         gate = runtime.gate
+        deviceTables = runtime.deviceTables
         self.place = place
         runtime.liveCallbacks += 1
     }
@@ -71,20 +74,27 @@ public final class LuaCallback {
     }
 
     /// `run` with a raw pointer event (`motion.pointers():subscribe(f)`): the same table and
-    /// call, without the event going through a MotionValue first.
+    /// call, without the event going through a MotionValue first. Once a frame per live
+    /// pointer, so it is one C call when the callback returns normally: the C side restores
+    /// Lua's stack itself, and the device tables are held here, not reached through the runtime.
     func run(pointer e: PointerEvent) {
-        guard !isDisabled, let L = gate.state, hasStackLeft() else { return }
-        var device = (key: LUA_NOREF, table: LUA_NOREF)
-        if let tag = e.device {
-            guard let refs = runtime?.deviceTables.refs(for: tag, in: L) else { return run(.pointerEvent(e)) }
-            device = refs
+        guard !isDisabled, let L = gate.state else { return }
+        guard ms_stacklow(LuaRuntime.stackReserve) == 0 else {
+            _ = runtime?.hasStackLeft(place)
+            return
         }
+        guard let device = deviceTables.refs(of: e, in: L) else { return runSlowly(e) }
         var top: Int32 = 0
-        let status = ms_callpointerfrom(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y,
-                                        device.key, device.table, 0, &top)
+        let status = ms_runpointer(L, ref, Int64(e.id), LuaConversion.phaseKey(e.phase), e.x, e.y,
+                                   device.key, device.table, &top)
+        if status == LUA_OK { return }
         guard status != MS_CALL_NOSTACK else { return stackFull() }
         _ = finish(status, Lua(L), top) { _ in () }
     }
+
+    /// `run(pointer:)` when the device's table cannot be made now: the event goes the general way.
+    @inline(never)
+    private func runSlowly(_ e: PointerEvent) { run(.pointerEvent(e)) }
 
     /// Switches the callback off for good (see `isDisabled`).
     func disable() {

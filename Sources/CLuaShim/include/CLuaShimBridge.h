@@ -49,6 +49,12 @@ int ms_callpointer(struct lua_State *L, int fn, long long id, int phase, double 
 int ms_callpointerfrom(struct lua_State *L, int fn, long long id, int phase, double x, double y,
                        int key, int device, int nresults, int *top);
 
+/* ms_callpointerfrom with no results (a `subscribe` callback, run for its effect): on LUA_OK
+ * the stack is already back at `*top`, so the caller has nothing more to do per event; on an
+ * error the message is left above `*top` for the caller to report and pop. */
+int ms_runpointer(struct lua_State *L, int fn, long long id, int phase, double x, double y,
+                  int key, int device, int *top);
+
 /* Sets registry[key] = registry[value] in the table on top of the stack. Needs 2 free stack
  * slots; the table must have no metatable (the set is raw). */
 void ms_setfieldref(struct lua_State *L, int key, int value);
