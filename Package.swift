@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
+        .target(name: "MotionControl", dependencies: ["CLinux", "MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
@@ -86,17 +86,17 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams"], path: "Sources/motionbench"),
-        .target(name: "MotionTestSupport", dependencies: ["MotionStreams"], path: "Tests/MotionTestSupport"),
+        .target(name: "MotionTestSupport", dependencies: ["MotionStreams", "CLinux"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
-        .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

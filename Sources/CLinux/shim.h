@@ -11,6 +11,11 @@
 /* statfs(2): the filesystem of a watched folder (inotify misses changes on NFS, SMB, 9p, FUSE). */
 #include <sys/vfs.h>
 
+/* pipe2(2) with O_CLOEXEC: a pipe whose ends are close-on-exec from the start. pipe() and then
+   fcntl() leaves a moment in which a child another thread spawns keeps a copy of an end. */
+#include <fcntl.h>
+int pipe2(int pipefd[2], int flags);
+
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
 

@@ -100,11 +100,7 @@ final class ChildReaper: @unchecked Sendable {
     /// With the lock held.
     private func startThread() {
         var fds: [Int32] = [0, 0]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
+        if pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 {
             (wakeRead, wakeWrite) = (fds[0], fds[1])
         }
         started = true

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLinux
 import Glibc
 #endif
 
@@ -16,11 +17,7 @@ public enum ServiceSignals {
     /// Installs the handlers; returns the pipe's read end (non-blocking).
     public static func install() -> Int32? {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { return nil }
         writeEnd = fds[1]
         signal(SIGHUP) { _ in
             var byte = ServiceSignals.Signal.reload.rawValue

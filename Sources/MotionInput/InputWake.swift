@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLinux
 import Glibc
 #endif
 
@@ -9,11 +10,7 @@ import Glibc
 public enum InputWake {
     private static let ends: (read: Int32, write: Int32) = {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return (-1, -1) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
+        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { return (-1, -1) }
         return (fds[0], fds[1])
     }()
 

@@ -1,3 +1,4 @@
+import MotionTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

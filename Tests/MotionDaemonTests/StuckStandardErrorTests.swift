@@ -1,3 +1,4 @@
+import MotionTestSupport
 import Foundation
 import Testing
 @testable import MotionDaemon

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionTestSupport
 import Glibc
 #endif
 import Testing

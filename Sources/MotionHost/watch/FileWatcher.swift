@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLinux
 import Glibc
 #endif
 
@@ -42,16 +43,12 @@ public final class FileWatcher {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw WatchError("inotify_init1: \(String(cString: strerror(errno)))") }
         var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else {
+        guard pipe2(&pipeFDs, O_CLOEXEC | O_NONBLOCK) == 0 else {
             close(fd)
             throw WatchError("pipe: \(String(cString: strerror(errno)))")
         }
         wakeFD = pipeFDs[0]
         wakeWriteFD = pipeFDs[1]
-        for end in pipeFDs {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
         setFiles(files)
     }
 

@@ -97,10 +97,9 @@ public final class LiveDeviceSet {
         self.waitsForDevices = waitsForDevices
         self.diagnostics = diagnostics
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw InputError(file: "<devices>", "cannot create a pipe: \(String(cString: strerror(errno)))") }
         // Close-on-exec: a launched command must not keep the set's wake-up pipe (glibc before
         // 2.34 cannot close the rest of the descriptors in the child).
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw InputError(file: "<devices>", "cannot create a pipe: \(String(cString: strerror(errno)))") }
         controlPipe = fds
         control = try LiveEventReader(fileDescriptor: fds[0], name: "<control>", ownsDescriptor: true)
         let paths = selectors.compactMap { if case .path(let path) = $0 { return path } else { return nil } }
@@ -156,7 +155,7 @@ public final class LiveDeviceSet {
         let kind = InputDeviceInfo.classify(properties: d.properties, abs: d.codes[EV.ABS] ?? [], rel: d.codes[EV.REL] ?? [])
         let name = d.name.isEmpty ? node : d.name
         device.diagnostics = { [weak self] in self?.diagnostics?("motionscript: \($0)") }
-        var member = Member(device: device, tag: PointerDevice(name: name, kind: kind.rawValue), node: node, byPath: byPath)
+        let member = Member(device: device, tag: PointerDevice(name: name, kind: kind.rawValue), node: node, byPath: byPath)
         // The decoder names the device as it makes each event, so tagging a frame changes
         // nothing in it (and copies nothing) unless an id or the time line must change.
         device.pointerDevice = member.tag

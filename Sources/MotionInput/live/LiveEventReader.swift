@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLinux
 import Glibc
 #endif
 
@@ -112,7 +113,7 @@ public final class LiveEventReader {
 
     private init(fd: Int32, path: String, device: DeviceDescription, isEvdevNode: Bool, ownsDescriptor: Bool) throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else {
             let e = errno
             if ownsDescriptor { Glibc.close(fd) }
             throw InputError(file: path, "cannot create the wake-up pipe: \(String(cString: strerror(e)))")
@@ -122,10 +123,6 @@ public final class LiveEventReader {
         self.device = device
         self.isEvdevNode = isEvdevNode
         self.ownsDescriptor = ownsDescriptor
-        for wake in fds {
-            _ = fcntl(wake, F_SETFL, fcntl(wake, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(wake, F_SETFD, FD_CLOEXEC)
-        }
         wakeRead = fds[0]
         wakeWrite = fds[1]
         buffer = .allocate(byteCount: bufferSize, alignment: 8)
