@@ -138,10 +138,12 @@ public final class LiveLoop {
     /// The one loop of live input, always feeding the plugin host: `run --device` (its one
     /// script), `run --watch --device` (the same, `reloads` the script's file watcher) and the
     /// daemon (every plugin, `reloads` the config folder's watcher).
-    /// The hooks are read when it starts (they are set before): each step then calls them
-    /// without a retain and a release of their contexts.
+    /// `afterStep` and `output` are read when it starts (they are set before): each step then
+    /// calls them without a retain and a release of their contexts. `reloads` and `stopReason`
+    /// are read at every step: the daemon sets them while the loop runs (a change in the config
+    /// folder, the host stopping).
     public func run<Target: LiveTarget>(_ target: Target) throws -> String {
-        let afterStep = self.afterStep, output = self.output, reloads = self.reloads, stopReason = self.stopReason
+        let afterStep = self.afterStep, output = self.output
         // Held by `output` (used at the end): each step's flush without a retain and a release.
         let flushed = output.map { Unmanaged.passUnretained($0) }
         defer {
@@ -151,12 +153,12 @@ public final class LiveLoop {
         while true {
             let step: Step
             do {
-                step = try self.step(target, maxWait: reloads?.maxWait)
+                step = try self.step(target, maxWait: self.reloads?.maxWait)
             } catch let error as ScriptError where onError != nil {
                 if let reason = onError!(error, false) { return reason }
                 step = .idle
             }
-            if let reason = stopReason?() { return reason }
+            if let reason = self.stopReason?() { return reason }
             if case .end(let reason) = step {
                 do {
                     try target.finish()
@@ -167,7 +169,7 @@ public final class LiveLoop {
             }
             try afterStep?()
             flushed?._withUnsafeGuaranteedRef { $0.flush() }
-            try reloads?.poll()
+            try self.reloads?.poll()
         }
     }
 }
