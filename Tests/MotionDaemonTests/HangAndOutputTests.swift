@@ -25,16 +25,12 @@ import MotionInput
     }
 
     @Test func aReaderThatStopsReadingLosesLinesNotThePlugins() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipeClosingOnExec(&fds) == 0)
-        defer { close(fds[0]) }
         // A reader that stopped: the pipe is full before the writer starts, so its thread blocks
         // in its first write.
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         let filler = Array("{\"fill\":1}\n".utf8)
-        var fillerLines = 0
-        while filler.withUnsafeBytes({ write(fds[1], $0.baseAddress, $0.count) }) == filler.count { fillerLines += 1 }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) & ~O_NONBLOCK)
+        let pipe = try #require(fullPipe(of: filler))
+        let fds = [pipe.read, pipe.write], fillerLines = pipe.lines
+        defer { close(fds[0]) }
         let writer = BoundedWriter(sink: LineSink(fileDescriptor: fds[1]), capacity: 1000)
         let line = Array(#"{"t":1.5,"plugin":"a","name":"x","value":1}"#.utf8) + [10]
         // The first line is taken by the thread, which then blocks on the full pipe. Waiting
@@ -105,14 +101,10 @@ import MotionInput
     /// At the end of a live daemon, the lines still queued for a reader that stopped reading are
     /// given up after a bound: the daemon's exit never waits on it.
     @Test func closingNeverWaitsForAReaderThatStopped() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipeClosingOnExec(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         let filler = Array("{\"fill\":1}\n".utf8)
-        var filled = 0
-        while filler.withUnsafeBytes({ write(fds[1], $0.baseAddress, $0.count) }) == filler.count { filled += filler.count }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) & ~O_NONBLOCK)
+        let pipe = try #require(fullPipe(of: filler))
+        let fds = [pipe.read, pipe.write], filled = pipe.lines * filler.count
+        defer { close(fds[0]); close(fds[1]) }
         let writer = BoundedWriter(sink: LineSink(fileDescriptor: fds[1]), capacity: 1000)
         let line = Array(#"{"t":1,"plugin":"a","name":"x","value":1}"#.utf8) + [10]
         line.withUnsafeBufferPointer { writer.append($0) }

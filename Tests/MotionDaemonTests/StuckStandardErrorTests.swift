@@ -11,15 +11,11 @@ import MotionHost
     /// 2 and blocked the whole daemon once a pipe nobody read was full (the lines never reached
     /// the host's stderr path: the drop count below was 0).
     @Test func aStderrNobodyReadsDropsLinesAndEveryFrameIsHandled() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipeClosingOnExec(&fds) == 0)
-        defer { close(fds[0]) }
         // The reader stopped: the pipe is full before the writer starts.
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         let filler = Array("fill\n".utf8)
-        var filled = 0
-        while filler.withUnsafeBytes({ write(fds[1], $0.baseAddress, $0.count) }) == filler.count { filled += filler.count }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) & ~O_NONBLOCK)
+        let pipe = try #require(fullPipe(of: filler))
+        let fds = [pipe.read, pipe.write], filled = pipe.lines * filler.count
+        defer { close(fds[0]) }
         let writer = BoundedWriter(sink: LineSink(fileDescriptor: fds[1]), capacity: 4096, notice: BoundedWriter.diagnosticNotice)
         // The writer's thread takes this line and blocks on the full pipe (waited for as an
         // event, so what is queued after it is exactly what fits in 4096 bytes).
