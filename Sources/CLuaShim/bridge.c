@@ -37,8 +37,8 @@ static inline void setxy(lua_State *L, const ms_Extra *e, double x, double y) {
 
 /* records: the table's fields, 4 or 5 with `device`: sized for all of them at once, as a fifth
  * key in a table made for four rehashes it (a new node array, the four moved, the old freed). */
-static inline void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y,
-                               int records) {
+static inline __attribute__((always_inline))
+void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y, int records) {
     lua_createtable(L, 0, records);
     pushkey(L, e, MS_KEY_ID);
     lua_pushinteger(L, (lua_Integer)id);
@@ -87,8 +87,9 @@ void ms_setfieldref(lua_State *L, int key, int value) { setref(L, key, value); }
  * the time limit's count hook, which taxes every VM instruction (callgrind, Lua 5.4, a counting
  * callback, instructions per event: 2,703 built here against 2,857 by the constructor without
  * the hook, 2,925 against 3,359 with it). */
-int ms_callpointerfrom(lua_State *L, int fn, long long id, int phase, double x, double y,
-                       int key, int device, int nresults, int *top) {
+static inline __attribute__((always_inline))
+int callpointer(lua_State *L, int fn, long long id, int phase, double x, double y, int key, int device,
+                int nresults, int *top) {
     /* handler, function, table, key, value; and the results */
     if (!lua_checkstack(L, 5 + (nresults > 0 ? nresults : 0))) return MS_CALL_NOSTACK;
     ms_Extra *e = ms_extra(L);
@@ -102,9 +103,16 @@ int ms_callpointerfrom(lua_State *L, int fn, long long id, int phase, double x, 
     return ms_pcall_capped(L, e, 1, nresults, base + 1);
 }
 
+int ms_callpointerfrom(lua_State *L, int fn, long long id, int phase, double x, double y,
+                       int key, int device, int nresults, int *top) {
+    return callpointer(L, fn, id, phase, x, y, key, device, nresults, top);
+}
+
+/* Its own copy of the call (inlined, as is the table's making): once per live pointer event,
+ * where each function boundary costs its spills and reloads of the event's fields. */
 int ms_runpointer(lua_State *L, int fn, long long id, int phase, double x, double y,
                   int key, int device, int *top) {
-    int status = ms_callpointerfrom(L, fn, id, phase, x, y, key, device, 0, top);
+    int status = callpointer(L, fn, id, phase, x, y, key, device, 0, top);
     if (status == LUA_OK) lua_settop(L, *top);
     return status;
 }
