@@ -1,6 +1,6 @@
-/* The per-event bridge (see CLuaShimBridge.h). Keys are pushed from registry references made
- * once per state: an array read there, where pushing their bytes would hash them and look the
- * string up every time. Fields are set raw on tables that have no metatable yet, so nothing
+/* The per-event bridge (see CLuaShimBridge.h). Keys are pushed from slots at the bottom of the
+ * stack or from registry references, made once per state: a copy or an array read, where pushing
+ * their bytes would hash them and look the string up every time. Fields are set raw on tables that have no metatable yet, so nothing
  * here can run a metamethod or raise. */
 #include "CLuaShim.h"
 #include "extra.h"
@@ -8,13 +8,25 @@
 #include <string.h>
 
 static const char *const spellings[MS_KEY_COUNT] = {
-    "id", "phase", "x", "y", "down", "move", "up", "cancel",
+    "id", "phase", "x", "y", "down", "move", "up", "cancel", "device",
 };
+
+/* The strings are also left at the bottom of the new state's stack, above a light userdata
+ * naming the state: a live pointer event's call, made at top level (nothing of the state's
+ * running), copies them from there, a third of the instructions of a registry read. The mark
+ * says they are still there: code that resets the stack at top level (lua_settop(L, 0)) or a
+ * call from inside a running function (where slot 1 is that function's) does not see it, and
+ * the keys come from the registry as before. Nothing else knows the mark, and no script can
+ * reach those slots. LUA_MINSTACK slots stay free above them, as Lua leaves a new state. */
+#define MS_KEY_SLOT 2 /* the first key's stack index; the mark is at 1 */
 
 void ms_bridge_init(lua_State *L) {
     ms_Extra *e = ms_extra(L);
+    lua_checkstack(L, 1 + MS_KEY_COUNT + LUA_MINSTACK);
+    lua_pushlightuserdata(L, e);
     for (int k = 0; k < MS_KEY_COUNT; k++) {
         lua_pushstring(L, spellings[k]);
+        lua_pushvalue(L, -1);
         e->keys[k] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
 }
@@ -23,14 +35,20 @@ static inline void pushkey(lua_State *L, const ms_Extra *e, int key) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->keys[key]);
 }
 
+/* pushkey, from the bottom of the stack when `bottom` (see ms_bridge_init). */
+static inline __attribute__((always_inline)) void pushkeyfrom(lua_State *L, const ms_Extra *e, int bottom, int key) {
+    if (bottom) lua_pushvalue(L, MS_KEY_SLOT + key);
+    else lua_rawgeti(L, LUA_REGISTRYINDEX, e->keys[key]);
+}
+
 void ms_pushkey(lua_State *L, int key) { pushkey(L, ms_extra(L), key); }
 
 /* Sets x and y in the table on top of the stack. */
-static inline void setxy(lua_State *L, const ms_Extra *e, double x, double y) {
-    pushkey(L, e, MS_KEY_X);
+static inline __attribute__((always_inline)) void setxy(lua_State *L, const ms_Extra *e, int bottom, double x, double y) {
+    pushkeyfrom(L, e, bottom, MS_KEY_X);
     lua_pushnumber(L, x);
     lua_rawset(L, -3);
-    pushkey(L, e, MS_KEY_Y);
+    pushkeyfrom(L, e, bottom, MS_KEY_Y);
     lua_pushnumber(L, y);
     lua_rawset(L, -3);
 }
@@ -38,25 +56,26 @@ static inline void setxy(lua_State *L, const ms_Extra *e, double x, double y) {
 /* records: the table's fields, 4 or 5 with `device`: sized for all of them at once, as a fifth
  * key in a table made for four rehashes it (a new node array, the four moved, the old freed). */
 static inline __attribute__((always_inline))
-void pushpointer(lua_State *L, const ms_Extra *e, long long id, int phase, double x, double y, int records) {
+void pushpointer(lua_State *L, const ms_Extra *e, int bottom, long long id, int phase, double x, double y,
+                 int records) {
     lua_createtable(L, 0, records);
-    pushkey(L, e, MS_KEY_ID);
+    pushkeyfrom(L, e, bottom, MS_KEY_ID);
     lua_pushinteger(L, (lua_Integer)id);
     lua_rawset(L, -3);
-    pushkey(L, e, MS_KEY_PHASE);
-    pushkey(L, e, phase >= MS_KEY_DOWN && phase <= MS_KEY_CANCEL ? phase : MS_KEY_CANCEL);
+    pushkeyfrom(L, e, bottom, MS_KEY_PHASE);
+    pushkeyfrom(L, e, bottom, phase >= MS_KEY_DOWN && phase <= MS_KEY_CANCEL ? phase : MS_KEY_CANCEL);
     lua_rawset(L, -3);
-    setxy(L, e, x, y);
+    setxy(L, e, bottom, x, y);
 }
 
 void ms_pushpointer(lua_State *L, long long id, int phase, double x, double y) {
-    pushpointer(L, ms_extra(L), id, phase, x, y, 4);
+    pushpointer(L, ms_extra(L), 0, id, phase, x, y, 4);
 }
 
 void ms_pushpoint(lua_State *L, double x, double y) {
     const ms_Extra *e = ms_extra(L);
     lua_createtable(L, 0, 2);
-    setxy(L, e, x, y);
+    setxy(L, e, 0, x, y);
 }
 
 int ms_callprepare(lua_State *L, int fn, int slots) {
@@ -98,8 +117,17 @@ int callpointer(lua_State *L, int fn, long long id, int phase, double x, double 
     lua_pushcfunction(L, ms_traceback);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn);
     int withDevice = key != LUA_NOREF && device != LUA_NOREF;
-    pushpointer(L, e, id, phase, x, y, withDevice ? 5 : 4);
-    if (withDevice) setref(L, key, device);
+    int bottom = lua_touserdata(L, 1) == (void *)e;
+    pushpointer(L, e, bottom, id, phase, x, y, withDevice ? 5 : 4);
+    if (withDevice) {
+        if (bottom) { /* the same string as `key`'s: short strings are interned */
+            lua_pushvalue(L, MS_KEY_SLOT + MS_KEY_DEVICE);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, device);
+            lua_rawset(L, -3);
+        } else {
+            setref(L, key, device);
+        }
+    }
     return ms_pcall_capped(L, e, 1, nresults, base + 1);
 }
 

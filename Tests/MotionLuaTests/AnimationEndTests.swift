@@ -37,12 +37,14 @@ import Testing
         // Before: 1 + 2 per touch (601 after 300 touches), each with its callback.
         #expect(runtime.subscriptionCount == 1)
         // What is left is garbage the collector has not reached yet (the streams' map functions),
-        // not a count that grows with the touches: 300 touches more change nothing.
+        // not a count that grows with the touches: 300 touches more change nothing. A minor
+        // collection comes every 40% of heap growth (README), so some 30 may wait for the next
+        // (26 here; under 20 when it came every 20%).
         let callbacks = runtime.liveCallbacks
-        #expect(callbacks < 20)
+        #expect(callbacks < 40)
         try touches(runtime, 300, from: 301)
         #expect(runtime.subscriptionCount == 1)
-        #expect(runtime.liveCallbacks < 20)
+        #expect(runtime.liveCallbacks < 40)
         // The ended animation still said it came to rest.
         #expect(output.lines.filter { $0.contains("tween state") } == ["0.05 tween state active", "0.25 tween state atRest"])
     }

@@ -1,5 +1,6 @@
+import CLua
 import MotionGestures
-import MotionLua
+@testable import MotionLua
 import MotionStreams
 import Testing
 
@@ -28,6 +29,39 @@ import Testing
             "0.7 e [\"id,phase,x,y\",\"integer\",\"up\",3,4,\"float\"]",
             "0.8 e [\"id,phase,x,y\",\"integer\",\"cancel\",3,4,\"float\"]",
         ])
+    }
+
+    /// The keys come from the bottom of the state's stack while its mark is there, else from the
+    /// registry (here after a top-level `lua_settop(L, 0)` took them): the same fresh table either
+    /// way, a live device's included.
+    @Test func aPointerEventIsTheSameTableWhereverItsKeysComeFrom() throws {
+        let (runtime, output) = try loadedRuntime("""
+            local last
+            motion.pointers():subscribe(function(e)
+                local keys = {}
+                for k in pairs(e) do keys[#keys + 1] = k end
+                table.sort(keys)
+                local fresh = e ~= last
+                last = e
+                motion.emit("e", {table.concat(keys, ","), e.id, e.phase, e.x, e.y, e.device and e.device.kind or "none", fresh})
+            end)
+            """)
+        defer { runtime.close() }
+        let pad = PointerDevice(name: "pad", kind: "touchpad")
+        func events() throws {
+            try runtime.handle(Frame(t: 1, events: [PointerEvent(t: 1, id: 4, phase: .down, x: 1, y: 2, device: pad)]))
+            try runtime.handle(Frame(t: 2, events: [PointerEvent(t: 2, id: 4, phase: .up, x: 3, y: 4, device: pad)]))
+            try runtime.handle(frame(3, (5, .cancel, 5, 6)))
+        }
+        try events()
+        lua_settop(runtime.mainState, 0)
+        try events()
+        let once = [
+            "[\"device,id,phase,x,y\",4,\"down\",1,2,\"touchpad\",true]",
+            "[\"device,id,phase,x,y\",4,\"up\",3,4,\"touchpad\",true]",
+            "[\"id,phase,x,y\",5,\"cancel\",5,6,\"none\",true]",
+        ]
+        #expect(output.lines.map { String($0.drop(while: { $0 != "[" })) } == once + once)
     }
 
     @Test func aPointerEventIsOutputAsItsTable() throws {

@@ -10,14 +10,17 @@
 
 struct lua_State;
 
-/* The interned strings: table keys, then the four phase names in PointerPhase order. */
+/* The interned strings: table keys, the four phase names in PointerPhase order, then the key
+ * of a live pointer's device. */
 enum {
     MS_KEY_ID, MS_KEY_PHASE, MS_KEY_X, MS_KEY_Y,
     MS_KEY_DOWN, MS_KEY_MOVE, MS_KEY_UP, MS_KEY_CANCEL,
+    MS_KEY_DEVICE,
     MS_KEY_COUNT
 };
 
-/* Interns the strings in a new state (called by ms_newstate). */
+/* Interns the strings in a new state (called by ms_newstate, on its empty stack: they are also
+ * left at the bottom of the main thread's stack, see bridge.c). */
 void ms_bridge_init(struct lua_State *L);
 
 /* Pushes interned string `key` (one stack slot). */
