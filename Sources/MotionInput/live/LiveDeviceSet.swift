@@ -55,6 +55,15 @@ public final class LiveDeviceSet {
     private var watchedDirectories: [Int32: String] = [:]
     /// Nodes named by path that went away, opened again when they reappear.
     private var awaiting: Set<String> = []
+    /// Nodes a selector matched that could not be opened (udev had not yet given the node its
+    /// group): tried again when their attributes change.
+    private var unopened: Set<String> = []
+    /// Whether the watched directories report attribute changes of their nodes (`IN_ATTRIB`),
+    /// which they do only while a node is waited for (see `updateAttributeWatch`).
+    public private(set) var watchesAttributes = false
+    /// The inotify descriptor watching for nodes (-1: none): for tests, which read the
+    /// kernel's view of its watches (/proc/self/fdinfo).
+    public var hotplugDescriptor: Int32 { inotify }
     private var origin: Double?
     private var originMicroseconds: Int64 = 0
     private var pathsOpened = 0
@@ -128,6 +137,7 @@ public final class LiveDeviceSet {
                 diagnostics?("motionscript: no device matches \(selectors.filter { !$0.isPath }.map(\.description).joined(separator: ", ")) yet; waiting for one to be plugged in")
             }
         }
+        updateAttributeWatch()
     }
 
     deinit { close() }
@@ -175,9 +185,11 @@ public final class LiveDeviceSet {
                 return
             }
             add(device, node: node, byPath: false)
+            unopened.remove(node)
             diagnostics?("motionscript: reading \(node) (\(kind.rawValue): \(d.name))")
         } catch {
-            diagnostics?("motionscript: \(error)")
+            // Said once, tried again when the node's attributes change (its group set by udev).
+            if unopened.insert(node).inserted { diagnostics?("motionscript: \(error)") }
         }
     }
 
@@ -204,8 +216,39 @@ public final class LiveDeviceSet {
 
     private func watchDirectory(_ directory: String) {
         guard inotify >= 0, !watchedDirectories.values.contains(directory) else { return }
-        let wd = inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB))
+        let wd = inotify_add_watch(inotify, directory, directoryEvents)
         if wd >= 0 { watchedDirectories[wd] = directory }
+    }
+
+    /// What a watched directory reports: nodes that appear, and attribute changes of its nodes
+    /// only while one is waited for.
+    private var directoryEvents: UInt32 {
+        UInt32(IN_CREATE | IN_MOVED_TO) | (watchesAttributes ? UInt32(IN_ATTRIB) : 0)
+    }
+
+    /// `IN_ATTRIB` on the watched directories while a node is waited for (a node appears before
+    /// udev gives it its group: the change of its attributes says when it can be opened), off
+    /// otherwise. A directory watched for its children's attributes makes the kernel look up
+    /// the watch on every read of every node in it (`fsnotify_parent`: a reference on the
+    /// directory taken and dropped per read), ours and every other program's reading input
+    /// devices — some 5,000 instructions per frame in the daemon (scripts/bench-lisgd ftrace).
+    /// When it turns on, the nodes waited for are tried once more: a change made before the
+    /// watch saw it would never be reported.
+    private func updateAttributeWatch() {
+        guard inotify >= 0 else { return }
+        // A node a selector matched that is gone (unplugged before it could be opened) is not waited for.
+        unopened = unopened.filter { access($0, F_OK) == 0 }
+        let wanted = !awaiting.isEmpty || !unopened.isEmpty
+        guard wanted != watchesAttributes else { return }
+        watchesAttributes = wanted
+        // The same directory again: the watch keeps its descriptor and takes the new events.
+        for directory in Set(watchedDirectories.values) { _ = inotify_add_watch(inotify, directory, directoryEvents) }
+        guard wanted else { return }
+        for path in awaiting.sorted() where reopen(path) {
+            diagnostics?("motionscript: \(path) is back; reading it again")
+        }
+        for node in unopened.sorted() { open(node) }
+        if awaiting.isEmpty && unopened.isEmpty { updateAttributeWatch() }
     }
 
     /// New nodes in a watched directory: devices a selector names, and paths waited for.
@@ -236,6 +279,7 @@ public final class LiveDeviceSet {
                 open(node)
             }
         }
+        updateAttributeWatch()
     }
 
     /// Input time now on the shared time line (nil before the first event).
@@ -389,6 +433,7 @@ public final class LiveDeviceSet {
             } else {
                 diagnostics?("motionscript: \(member.node): \(reason); its pointers are cancelled, waiting for it to come back")
             }
+            updateAttributeWatch()
             return
         }
         let goesOn = members.contains(where: { $0.byPath }) || (pathsOpened == 0 && inotify >= 0)
