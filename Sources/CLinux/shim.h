@@ -16,6 +16,10 @@
 #include <fcntl.h>
 int pipe2(int pipefd[2], int flags);
 
+/* epoll(7): the input hub's one wait (ReadySet), on the kernel's ready list; epoll_pwait2
+   (Linux 5.11) takes its timeout in nanoseconds. */
+#include <sys/epoll.h>
+
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
 

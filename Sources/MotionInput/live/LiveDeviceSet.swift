@@ -9,7 +9,7 @@ import MotionGestures
 /// present and, through inotify on /dev/input, against devices plugged in later. Every device is
 /// opened once, whoever reads the frames.
 ///
-/// One wait per wake-up: `nextFrame` waits in a single `ppoll` on every device, the stop pipe,
+/// One wait per wake-up: `nextFrame` waits once (`ReadySet`, epoll) on every device, the stop pipe,
 /// the hotplug watch and the descriptors given to `watch(fd:onReadable:)`, whatever their
 /// number, with no polling interval (no time limit: no wake-up at all until something happens).
 /// Each device the wait says is readable is read once (one `read(2)`); its complete frames are
@@ -73,7 +73,7 @@ public final class LiveDeviceSet {
     /// The wake-up pipe of `stop()` (internal: tests look at its flags).
     let controlPipe: [Int32]
     private var closed = false
-    /// Waits (`ppoll` calls) made so far: one per wake-up, however many devices and watched
+    /// Waits (`ReadySet.wait` calls) made so far: one per wake-up, however many devices and watched
     /// descriptors were ready.
     public private(set) var waits = 0
 
@@ -86,9 +86,10 @@ public final class LiveDeviceSet {
     }
     var watchers: [Watcher] = []
     var nextToken = 0
-    /// The wait's descriptors, rebuilt only when the set changes (no allocation per wake-up).
-    private var pollFDs: [pollfd] = []
-    /// What each entry of `pollFDs` is.
+    /// The wait (the kernel's ready list), set up again only when the set changes (no
+    /// allocation per wake-up).
+    private let readySet = ReadySet()
+    /// What each entry of the wait is (its `data` is the index here).
     private enum Slot { case control, hotplug, member(Int), watcher(WatchToken) }
     private var slots: [Slot] = []
     var pollFDsAreStale = true
@@ -151,6 +152,7 @@ public final class LiveDeviceSet {
         members.removeAll()
         watchers.removeAll()
         if inotify >= 0 { Glibc.close(inotify); inotify = -1 }
+        readySet.close()
         control.close()
         Glibc.close(controlPipe[1])
     }
@@ -303,9 +305,9 @@ public final class LiveDeviceSet {
         while true {
             if let frame = takeEarliest() { return .frame(frame) }
             if ending || (members.isEmpty && inotify < 0 && !waitsForDevices) { return .end(lastReason) }
-            if pollFDsAreStale { rebuildPollFDs() }
+            if pollFDsAreStale { try rebuildPollFDs() }
             let left = deadline.map { $0 - LiveEventReader.now() }
-            let ready = pollWait(&pollFDs, seconds: left)
+            let ready = readySet.wait(seconds: left)
             waits += 1
             if ready < 0 {
                 let e = errno
@@ -324,10 +326,13 @@ public final class LiveDeviceSet {
     /// True when a handler ran.
     private func dispatch() throws -> Bool {
         var ranHandler = false
-        // pollFDs and slots stay as they are until the next wait (changes only mark them stale).
-        for index in pollFDs.indices where pollFDs[index].revents != 0 {
-            let revents = pollFDs[index].revents
-            switch slots[index] {
+        // The wait's entries and slots stay as they are until the next wait (changes only mark
+        // them stale).
+        var k = 0
+        while k < readySet.ready.count {
+            let (index, revents) = readySet.ready[k]
+            k += 1
+            switch slots[Int(index)] {
             case .control:
                 if !ending { beginEnding("stopped") }
             case .hotplug:
@@ -338,11 +343,6 @@ public final class LiveDeviceSet {
             case .watcher(let token):
                 // A handler may have unwatched this one (or others) meanwhile.
                 guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
-                if revents & Int16(POLLNVAL) != 0 {
-                    unwatch(token)
-                    diagnostics?("motionscript: descriptor \(watcher.fd) was closed without being unwatched; no longer waited on")
-                    continue
-                }
                 ranHandler = true
                 try watcher.handler()
             }
@@ -355,7 +355,7 @@ public final class LiveDeviceSet {
         // Without reference counting: the member holds both while they are used.
         let result = try Unmanaged.passUnretained(members[i].device)._withUnsafeGuaranteedRef { device in
             try Unmanaged.passUnretained(members[i].queue)._withUnsafeGuaranteedRef { queue in
-                try device.read(into: queue, closed: revents & Int16(POLLNVAL) != 0)
+                try device.read(into: queue, closed: false)
             }
         }
         if case .end(let reason) = result { endMember(i, reason) }
@@ -443,11 +443,11 @@ public final class LiveDeviceSet {
         }
     }
 
-    private func rebuildPollFDs() {
-        pollFDs.removeAll(keepingCapacity: true)
+    private func rebuildPollFDs() throws {
         slots.removeAll(keepingCapacity: true)
+        var entries: [(fd: Int32, events: Int16, data: UInt64)] = []
         func add(_ fd: Int32, _ events: Int16, _ slot: Slot) {
-            pollFDs.append(pollfd(fd: fd, events: events, revents: 0))
+            entries.append((fd, events, UInt64(slots.count)))
             slots.append(slot)
         }
         add(control.wakeFileDescriptor, Int16(POLLIN), .control)
@@ -457,6 +457,20 @@ public final class LiveDeviceSet {
         }
         for watcher in watchers { add(watcher.fd, watcher.events, .watcher(watcher.token)) }
         pollFDsAreStale = false
+        // A watched descriptor closed without being unwatched is found here, when the wait is
+        // set up (the kernel drops a closed descriptor from the ready list without a word).
+        for data in try readySet.reset(entries) {
+            switch slots[Int(data)] {
+            case .watcher(let token):
+                guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
+                unwatch(token)
+                diagnostics?("motionscript: descriptor \(watcher.fd) was closed without being unwatched; no longer waited on")
+            case .member(let i):
+                if i < members.count { endMember(i, "device closed") }
+            case .control, .hotplug:
+                continue
+            }
+        }
     }
 
     /// Ends input: every device still open ends, so its pointers are cancelled.
