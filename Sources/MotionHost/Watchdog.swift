@@ -39,6 +39,11 @@ public final class Watchdog: Sendable {
     /// tests, which look for that one thread rather than count a process's threads.
     public var threadID: pid_t? { timer?.threadID }
 
+    /// Whether its thread runs, and so stops a state at each stretch's limit (`arm(stopping:)`):
+    /// a host that arms it for every call of a state marks the state watched
+    /// (`LuaRuntime.isWatched`), whose Lua code then runs with no hook.
+    public var stopsStates: Bool { timer?.isRunning ?? false }
+
     /// Starts a stretch of work bounded by `timeout`, from now; at its limit `limiter`'s state
     /// (when given) is stopped.
     public func arm(stopping limiter: LuaStateLimiter? = nil, now: Double? = nil) {
@@ -126,6 +131,9 @@ extension Watchdog {
         /// The kernel's id of the thread, once it runs (nil before): for tests.
         public var threadID: pid_t? { locked { kernelThreadID } }
 
+        /// Whether the thread was started (false: no timer or no thread; nothing is watched).
+        public private(set) var isRunning = false
+
         /// How many times the thread's timer was set by an arm so far: a test of the rule above.
         public var signals: Int { locked { signalCount } }
 
@@ -162,6 +170,8 @@ extension Watchdog {
             if started != 0 {
                 Unmanaged<WatchThread>.fromOpaque(context).release()
                 ended = true
+            } else {
+                isRunning = true
             }
         }
 
@@ -290,6 +300,9 @@ extension Watchdog {
             sigaddset(&signals, SIGINT)
             sigaddset(&signals, SIGTERM)
             pthread_sigmask(SIG_BLOCK, &signals, nil)
+            // A watched state (`LuaRuntime.isWatched`) runs until this thread stops it: it wakes
+            // at the limit, not up to the default 50 µs of slack later.
+            _ = ms_settimerslack(1)
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             kernelThreadID = gettid()

@@ -92,6 +92,10 @@ public final class PluginWatchdog: Sendable {
 
     deinit { timer.end() }
 
+    /// Whether its thread runs, and so stops a plugin's state at the limit of each call published
+    /// (`enterCall`): the plugin's state is then watched (`LuaRuntime.isWatched`).
+    var stopsStates: Bool { timer.isRunning }
+
     /// A slot for a new plugin (freed by `remove`).
     func add() -> Int {
         board.entries.withLock { entries in
