@@ -40,8 +40,8 @@ public final class PluginWatchdog: Sendable {
 
     /// The call running now, published by the host's thread for the watchdog's.
     final class Board: Sendable {
-        /// The call running now in one word: its limit in whole milliseconds (rounded up) in the
-        /// high 47 bits, whether its state may be stopped (not during a load: the state is not
+        /// The call running now in one word: its limit in 1/65,536 s (rounded up: some 15 µs, so
+        /// the thread stops a call that close to its limit) in the high 47 bits, whether its state may be stopped (not during a load: the state is not
         /// the plugin's yet) in the next bit, its plugin's slot in the low 16 bits; `none`
         /// between calls.
         let current = Atomic<UInt64>(Board.none)
@@ -50,16 +50,16 @@ public final class PluginWatchdog: Sendable {
 
         @inline(__always)
         static func pack(limit: Double, slot: Int, stoppable: Bool) -> UInt64 {
-            // Whole milliseconds, one more than the limit's (never earlier than it); a limit out
-            // of range (negative, or past 2^46 ms: 2,000 years of uptime) is the largest.
+            // Units of 2^-16 s, one more than the limit's (never earlier than it); a limit out of
+            // range (negative, or past 2^46 units: 34 years of uptime) is the largest.
             // (In range, so converted without UInt64's checks: each plugin call packs one.)
-            let ms = limit > 0 && limit < 70_000_000_000
-                ? UInt64(truncatingIfNeeded: Int64(limit * 1000)) &+ 1 : (limit > 0 ? 1 << 46 : 0)
-            return ms << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
+            let units = limit > 0 && limit < 1_000_000_000
+                ? UInt64(truncatingIfNeeded: Int64(limit * 65_536)) &+ 1 : (limit > 0 ? 1 << 46 : 0)
+            return units << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
         }
 
         static func unpack(_ word: UInt64) -> (limit: Double, slot: Int, stoppable: Bool) {
-            (Double(word >> 17) / 1000, Int(word & 0xFFFF), word & (1 << 16) != 0)
+            (Double(word >> 17) / 65_536, Int(word & 0xFFFF), word & (1 << 16) != 0)
         }
 
         func entry(_ slot: Int) -> Entry? {
