@@ -238,15 +238,24 @@ static lua_State *running_in(ms_Extra *e) {
     return r && ms_extra(r) == e ? r : NULL;
 }
 
+static void setdeadline_changing(lua_State *L, ms_Extra *e) __attribute__((noinline));
+
 void ms_setdeadline(lua_State *L, double deadline) {
     ms_Extra *e = ms_extra(L);
     e->deadline = deadline;
     /* The usual case, a host setting the next call's limit between calls: nothing is stopped and
      * no Lua code runs on this thread, so the hook the limit calls for is given when the call
-     * enters Lua (ms_interrupt_enter applies it, as it does a signal's that came meanwhile). */
-    if (atomic_load_explicit(&e->stop, memory_order_relaxed) == 0
-        && !atomic_load_explicit(&running, memory_order_relaxed))
+     * enters Lua (ms_interrupt_enter applies it, as it does a signal's that came meanwhile).
+     * The rest is a function of its own, so that this case saves no registers (a daemon sets a
+     * deadline for nearly every plugin call). */
+    if (__builtin_expect(atomic_load_explicit(&e->stop, memory_order_relaxed) == 0
+                         && !atomic_load_explicit(&running, memory_order_relaxed), 1))
         return;
+    setdeadline_changing(L, e);
+}
+
+/* A stopped state's new stretch, or a deadline set while Lua code runs on this thread. */
+static void setdeadline_changing(lua_State *L, ms_Extra *e) {
     int expected = MS_STOP_TIMEOUT;
     atomic_compare_exchange_strong(&e->stop, &expected, 0); /* a new stretch */
     apply(L);
