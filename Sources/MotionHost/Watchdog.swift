@@ -6,11 +6,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit's enforcer for code the Lua hook cannot reach. The watchdog is armed for each
-/// stretch of work that the time limit bounds (a whole file run; one load, replay or live frame;
-/// one plugin's callback) and disarmed after it. When a stretch is still going at its limit, it
-/// first stops the stretch's Lua state (`LuaStateLimiter`): a script back from a C call raises
-/// then, and only that state stops. If the stretch is still going `grace` seconds later, it is
+/// The time limit's enforcer for code the Lua hook cannot reach, and for a state it watches
+/// throughout (`LuaRuntime.isWatched`: `run --device`'s script), the limit itself. The watchdog
+/// is armed for each stretch of work that the time limit bounds (a whole file run; one load,
+/// replay or live frame; one plugin's callback) and disarmed after it. When a stretch is still
+/// going at its limit, it first stops the stretch's Lua state (`LuaStateLimiter`; a watched
+/// state's thread is signalled and its running Lua code raises): a script back from a C call
+/// raises then, and only that state stops. If the stretch is still going `grace` seconds later, it is
 /// blocked inside C (`os.execute("sleep 100")`, `io.read()` on a terminal), where nothing but
 /// the process can be stopped: the watchdog writes the whole lines already made, says so and
 /// ends the process with exit status 1.

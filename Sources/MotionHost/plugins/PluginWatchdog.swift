@@ -5,13 +5,16 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit's enforcer for code the Lua hook cannot reach, per plugin call. Each call into
+/// The time limit of each plugin call: its plugin's state is watched (`LuaRuntime.isWatched`),
+/// so its Lua code runs with no hook and this watchdog stops it at its limit, and it is the
+/// enforcer for code no Lua hook could reach. Each call into
 /// a plugin says which plugin runs now and until when (`enterCall`/`leave`: atomic stores, no
 /// lock, no clock read of its own); the first call arms the thread's watch, which then goes on
 /// from frame to frame while calls keep coming (no lock or system call per frame): at the
 /// shortest limit after a call began the thread looks which call runs and waits for that
 /// call's own limit, and a look that finds no call running ends the watch until the next call. At it, it stops that plugin's state
-/// (`LuaStateLimiter`: it raises as soon as Lua runs again, and only that plugin is disabled).
+/// (`LuaStateLimiter`: a signal to the host's thread hooks the plugin's running Lua code, which
+/// raises at its next instruction, and only that plugin is disabled).
 /// The library's own loops in C (pattern matching, the table functions, `load`) check the limit
 /// themselves (CLuaShimBounded.h) and a plugin opens no file that could block (`RegularFiles`),
 /// so the rest is a last resort: a call still blocked `grace` seconds later is stuck outside
