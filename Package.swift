@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),

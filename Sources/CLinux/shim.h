@@ -41,4 +41,12 @@ static inline int ms_pidfd_open(pid_t pid) {
 /* gettid(2) (glibc 2.30): the kernel's id of the calling thread, its /proc/self/task entry. */
 pid_t gettid(void);
 
+/* The calling thread's timer slack (prctl(2), variadic: Swift imports no variadic function):
+   the watchdog's thread wakes at a time limit on time, not up to 50 µs later. */
+#include <sys/prctl.h>
+int prctl(int option, ...);
+static inline int ms_settimerslack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}
+
 #endif
