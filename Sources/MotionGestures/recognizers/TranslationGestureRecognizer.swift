@@ -44,6 +44,9 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
 
     public override var maximumPointers: Int { maxPointers }
 
+    /// Only while its pointers are ignored: before it begins, every frame adds a velocity sample.
+    public override var movesAreQuiet: Bool { isIgnoringUntilLift }
+
     public override func didReset() {
         value.translation = .zero
         value.velocity = .zero
