@@ -97,7 +97,8 @@ public final class PointerDispatcher {
         let count = timed.count
         var i = 0
         while i < count {
-            timed[i]._withUnsafeGuaranteedRef { $0.advance(to: t) }
+            // A quiet recognizer decides nothing on time (`GestureRecognizer.movesAreQuiet`).
+            timed[i]._withUnsafeGuaranteedRef { if !$0.isQuiet { $0.advance(to: t) } }
             i += 1
         }
         clock.advance(to: t)
@@ -119,7 +120,7 @@ public final class PointerDispatcher {
         let count = timed.count
         var i = 0
         while i < count {
-            if let t = timed[i]._withUnsafeGuaranteedRef({ $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
+            if let t = timed[i]._withUnsafeGuaranteedRef({ $0.isQuiet ? nil : $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
             i += 1
         }
         return due

@@ -133,7 +133,7 @@ open class GestureRecognizer {
     // several such frames leaves what processing each did.
 
     /// Whether the next frames that only move pointers are taken in quietly (see above).
-    private(set) var isQuiet = false
+    @usableFromInline private(set) var isQuiet = false
     /// False: every frame is handled in full (the tests' reference for what quiet frames must
     /// leave).
     var takesQuietFrames = true
@@ -141,6 +141,15 @@ open class GestureRecognizer {
     /// `deferredMoveTime` (the frame's time).
     private var hasDeferredMove = false
     private var deferredMoveTime = 0.0
+    /// Set by a recognizer whose quiet frames each leave something of their own (a drag's
+    /// velocity sample): the times of the put-off frames before the last are kept in
+    /// `earlierQuietMoves`, for `processEarlierQuietMoves()`.
+    var keepsEarlierQuietMoves = false {
+        didSet { earlierQuietMoves.reserveCapacity(Self.earlierQuietMovesKept) }
+    }
+    private(set) var earlierQuietMoves: [Double] = []
+    /// At most this many are kept: the next quiet frame processes them first.
+    static var earlierQuietMovesKept: Int { 32 }
 
     /// Whether, as the recognizer is now (after a frame it handled in full, with nothing lifted,
     /// cancelled or added in it, no value held for a failure requirement, and a state that is
@@ -172,6 +181,27 @@ open class GestureRecognizer {
     @inline(__always)
     private func takeQuietly(_ frame: Frame) -> Bool {
         let events = frame.events
+        // The usual frame (one finger moving, followed alone) without the loops' set-up.
+        if events.count == 1 && pointers.count == 1 {
+            guard events[0].phase == .move else { return false }
+            let moved = pointers[0].id == events[0].id
+            // Each frame starts where the last one left it (`start`): written only if it moved.
+            if moved || pointers[0].start != pointers[0].position {
+                pointers.withUnsafeMutableBufferPointer { tracked in
+                    tracked[0].start = tracked[0].position
+                    if moved { tracked[0].position = Point(x: events[0].x, y: events[0].y) }
+                }
+            }
+            if moved { tookQuietMove(at: frame.t) }
+            return true
+        }
+        return takeQuietlyInGeneral(frame)
+    }
+
+    /// `takeQuietly` for any number of events and pointers.
+    @inline(never)
+    private func takeQuietlyInGeneral(_ frame: Frame) -> Bool {
+        let events = frame.events
         for k in events.indices where events[k].phase != .move { return false }
         guard !pointers.isEmpty else { return true }
         var touched = false
@@ -187,23 +217,47 @@ open class GestureRecognizer {
                 }
             }
         }
-        if touched {
-            current.t = frame.t
-            if !isIgnoringUntilLift {
-                hasDeferredMove = true
-                deferredMoveTime = frame.t
-            }
-        }
+        if touched { tookQuietMove(at: frame.t) }
         return true
     }
 
+    /// A quiet frame at `t` moved a tracked pointer: its time is the value's, and its
+    /// `process(t:)` is put off (not for pointers ignored until they lift).
+    @inline(__always)
+    private func tookQuietMove(at t: Double) {
+        current.t = t
+        if !isIgnoringUntilLift {
+            if hasDeferredMove && keepsEarlierQuietMoves { keepEarlierQuietMove() }
+            hasDeferredMove = true
+            deferredMoveTime = t
+        }
+    }
+
+    /// The quiet frame put off so far is no longer the last: its time is kept.
+    @inline(never)
+    private func keepEarlierQuietMove() {
+        if earlierQuietMoves.count == Self.earlierQuietMovesKept { processKeptQuietMoves() }
+        earlierQuietMoves.append(deferredMoveTime)
+    }
+
+    private func processKeptQuietMoves() {
+        processEarlierQuietMoves()
+        earlierQuietMoves.removeAll(keepingCapacity: true)
+    }
+
     /// The `process(t:)` quiet frames put off: for the last of them, its pointers where they
-    /// are (no frame that changed them came since), its flags as they were (clean).
+    /// are (no frame that changed them came since), its flags as they were (clean); what the
+    /// earlier ones leave of their own first (`keepsEarlierQuietMoves`).
     @inline(never)
     private func processDeferredMove() {
         hasDeferredMove = false
+        if !earlierQuietMoves.isEmpty { processKeptQuietMoves() }
         process(t: deferredMoveTime)
     }
+
+    /// With `keepsEarlierQuietMoves`: what the put-off frames at `earlierQuietMoves`, in order,
+    /// leave that the last one's `process(t:)` does not redo.
+    func processEarlierQuietMoves() {}
 
     /// `handle(_:)` for a frame taken in full.
     @inline(never)

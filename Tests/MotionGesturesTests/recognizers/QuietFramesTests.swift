@@ -234,6 +234,64 @@ private func compareQuietAndFull(seed: UInt64, frames: Int) throws -> (quietFram
         #expect(values[0].t == 0.08)
     }
 
+    /// A tap waiting for its rival to fail is not quiet, though it ignores the pointers of
+    /// the next tap: a rival that stopped (disabled) lets it be recognized at the next frame,
+    /// a move of those pointers, as when every frame was handled in full.
+    @Test func aTapWaitingForItsRivalIsNotQuiet() throws {
+        let single = try TapGestureRecognizer()
+        let double = try TapGestureRecognizer(taps: 2)
+        single.require(toFail: double)
+        let input = PointerDispatcher()
+        input.add(single)
+        input.add(double)
+        let log = GestureLog(single)
+        input.dispatch(frame(0, (1, .down, 100, 100)))
+        input.dispatch(frame(0.05, (1, .up, 100, 100)))
+        input.dispatch(frame(0.1, (2, .down, 100, 100)))
+        input.dispatch(frame(0.11, (2, .move, 101, 100)))
+        #expect(!single.isQuiet)
+        #expect(log.states == [])
+        double.isEnabled = false
+        double.reset()
+        input.dispatch(frame(0.12, (2, .move, 102, 100)))
+        #expect(log.states == [.recognized])
+        #expect(log.last?.t == 0.05)
+    }
+
+    /// A two-finger pan under one finger adds a zero velocity sample per frame; the quiet
+    /// frames' samples are added before the second finger's frame, so the velocity at the
+    /// start is what it was with every frame processed: the zero samples of the last 100 ms
+    /// weigh on it. More quiet frames than are kept at once (32) are processed in turns.
+    @Test(arguments: [5, 40, 100])
+    func aPanStartingAfterQuietFramesHasTheSameVelocity(quietFrames: Int) throws {
+        var values: [GestureValue] = []
+        for takesQuietFrames in [true, false] {
+            let pan = try TranslationGestureRecognizer(minPointers: 2)
+            pan.takesQuietFrames = takesQuietFrames
+            let log = GestureLog(pan)
+            var t = 0.0
+            pan.handle(frame(t, (1, .down, 100, 100)))
+            for k in 1...quietFrames {
+                t += 0.008
+                pan.handle(frame(t, (1, .move, 100 + Double(k), 100)))
+            }
+            t += 0.008
+            pan.handle(frame(t, (1, .move, 200, 100), (2, .down, 300, 100)))
+            for _ in 1...3 {
+                t += 0.008
+                pan.handle(frame(t, (1, .move, 230, 100), (2, .move, 330, 100)))
+                pan.handle(frame(t + 0.004, (1, .move, 260, 100), (2, .move, 360, 100)))
+                t += 0.004
+            }
+            #expect(log.states.first == .began)
+            values += log.values
+        }
+        let half = values.count / 2
+        #expect(half > 0 && Array(values[..<half]) == Array(values[half...]))
+        // Two samples of the drag against the zero samples before it: slower than its 7,500 per second.
+        #expect(values[0].velocity.x > 0 && values[0].velocity.x < 7_500)
+    }
+
     /// A tap that failed (moved too far) takes the rest of its finger's moves quietly, and a
     /// new finger down still starts the next tap at once.
     @Test func aFailedTapIsQuietUntilItsFingerLifts() throws {
