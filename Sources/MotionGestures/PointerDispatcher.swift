@@ -111,7 +111,12 @@ public final class PointerDispatcher {
     /// scripts), the clock's answer where it is asked.
     @inlinable
     public var nextDueTime: Double? {
-        @inline(__always) get { timed.isEmpty ? clock.nextTime : nextDueTimeAskingTimed() }
+        @inline(__always) get {
+            // A quiet recognizer has nothing waiting on time (`GestureRecognizer.movesAreQuiet`):
+            // the one timed recognizer of most scripts that have one is looked at here.
+            timed.isEmpty || timed.count == 1 && timed[0]._withUnsafeGuaranteedRef({ $0.isQuiet })
+                ? clock.nextTime : nextDueTimeAskingTimed()
+        }
     }
 
     @usableFromInline

@@ -133,7 +133,7 @@ open class GestureRecognizer {
     // several such frames leaves what processing each did.
 
     /// Whether the next frames that only move pointers are taken in quietly (see above).
-    @usableFromInline private(set) var isQuiet = false
+    @usableFromInline final private(set) var isQuiet = false
     /// False: every frame is handled in full (the tests' reference for what quiet frames must
     /// leave).
     var takesQuietFrames = true
