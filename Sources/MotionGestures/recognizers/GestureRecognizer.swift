@@ -45,7 +45,22 @@ open class GestureRecognizer {
     public var state: GestureState { value.state }
 
     /// Tracked pointers in touch-down order, as of the end of the current frame.
-    public internal(set) var pointers: [TrackedPointer] = []
+    public internal(set) var pointers: [TrackedPointer] {
+        get {
+            if hasQuietPosition { writeQuietPosition() }
+            return tracked
+        }
+        set {
+            if hasQuietPosition { writeQuietPosition() }
+            tracked = newValue
+        }
+        _modify {
+            if hasQuietPosition { writeQuietPosition() }
+            yield &tracked
+        }
+    }
+    /// `pointers`, but for the position quiet frames moved the one pointer to (`quietPosition`).
+    private var tracked: [TrackedPointer] = []
     /// Pointers that lifted in the current frame, with the position they lifted at.
     public internal(set) var lifted: [TrackedPointer] = []
     /// Whether a pointer went down in the current frame and is tracked (what `pointerSetChanged`
@@ -65,7 +80,7 @@ open class GestureRecognizer {
     public internal(set) var peakPointers = 0
     /// Pointers of a gesture that cannot happen any more (extra fingers, a required recognizer
     /// that won) are ignored until every one of them lifted.
-    public internal(set) var isIgnoringUntilLift = false
+    public final internal(set) var isIgnoringUntilLift = false
     /// Recognizers this one waits to fail (`require(toFail:)`), with their listener ids.
     var failureRequirements: [(recognizer: GestureRecognizer, listener: Int)] = []
     /// Values held back while waiting for a failure requirement (began/changed/ended, or recognized).
@@ -97,7 +112,7 @@ open class GestureRecognizer {
     public init(kind: GestureKind, element: Element) {
         self.element = element
         current = GestureValue(kind: kind)
-        pointers.reserveCapacity(10)
+        tracked.reserveCapacity(10)
         lifted.reserveCapacity(10)
         appRejected.reserveCapacity(10)
         advancesWithTime = decidesOnTime
@@ -141,6 +156,12 @@ open class GestureRecognizer {
     /// `deferredMoveTime` (the frame's time).
     private var hasDeferredMove = false
     private var deferredMoveTime = 0.0
+    /// Where quiet frames moved the one pointer followed, and where it was when the last of
+    /// them started, not yet written into `pointers` (whose first read or write does it): a
+    /// write there costs a check that the array is not shared.
+    private var quietPosition = Point.zero
+    private var quietStart = Point.zero
+    private var hasQuietPosition = false
     /// Set by a recognizer whose quiet frames each leave something of their own (a drag's
     /// velocity sample): the times of the put-off frames before the last are kept in
     /// `earlierQuietMoves`, for `processEarlierQuietMoves()`.
@@ -169,38 +190,53 @@ open class GestureRecognizer {
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
     public final func handle(_ frame: Frame) {
-        if isQuiet && takeQuietly(frame) { return }
+        if isQuiet && (tookQuietly(frame) || takeQuietly(frame)) { return }
         if hasDeferredMove { processDeferredMove() }
         handleInFull(frame)
         isQuiet = lifted.isEmpty && !wasCancelled && !pointerAddedInFrame && heldForRequirement.isEmpty
             && (current.state == .possible || current.state.isActive) && takesQuietFrames && movesAreQuiet
     }
 
-    /// A frame while quiet: true when it only moves pointers (taken in: positions and time),
-    /// false when it must be handled in full.
+    /// The usual frame (one event) while quiet and following one pointer: taken in (true)
+    /// when it moves a pointer; false otherwise.
     @inline(__always)
-    private func takeQuietly(_ frame: Frame) -> Bool {
-        let events = frame.events
-        // The usual frame (one finger moving, followed alone) without the loops' set-up.
-        if events.count == 1 && pointers.count == 1 {
-            guard events[0].phase == .move else { return false }
-            let moved = pointers[0].id == events[0].id
-            // Each frame starts where the last one left it (`start`): written only if it moved.
-            if moved || pointers[0].start != pointers[0].position {
-                pointers.withUnsafeMutableBufferPointer { tracked in
-                    tracked[0].start = tracked[0].position
-                    if moved { tracked[0].position = Point(x: events[0].x, y: events[0].y) }
-                }
+    private func tookQuietly(_ frame: Frame) -> Bool {
+        guard frame.events.count == 1, frame.events[0].phase == .move, tracked.count == 1 else { return false }
+        if tracked[0].id == frame.events[0].id {
+            quietStart = hasQuietPosition ? quietPosition : tracked[0].position
+            quietPosition = Point(x: frame.events[0].x, y: frame.events[0].y)
+            hasQuietPosition = true
+            current.t = frame.t
+            if !isIgnoringUntilLift {
+                if hasDeferredMove && keepsEarlierQuietMoves { keepEarlierQuietMove() }
+                hasDeferredMove = true
+                deferredMoveTime = frame.t
             }
-            if moved { tookQuietMove(at: frame.t) }
-            return true
+        } else if hasQuietPosition {
+            // Another pointer moved: this one's frame starts where the last one left it.
+            quietStart = quietPosition
+        } else if tracked[0].start != tracked[0].position {
+            quietStart = tracked[0].position
+            quietPosition = tracked[0].position
+            hasQuietPosition = true
         }
-        return takeQuietlyInGeneral(frame)
+        return true
     }
 
-    /// `takeQuietly` for any number of events and pointers.
+    /// Writes the one pointer's position quiet frames took in into `pointers`.
     @inline(never)
-    private func takeQuietlyInGeneral(_ frame: Frame) -> Bool {
+    private func writeQuietPosition() {
+        hasQuietPosition = false
+        tracked.withUnsafeMutableBufferPointer { tracked in
+            tracked[0].start = quietStart
+            tracked[0].position = quietPosition
+        }
+    }
+
+    /// A frame while quiet that `tookQuietly` did not take: true when it only moves pointers
+    /// (taken in: positions and time), false when it must be handled in full.
+    @inline(never)
+    private func takeQuietly(_ frame: Frame) -> Bool {
         let events = frame.events
         for k in events.indices where events[k].phase != .move { return false }
         guard !pointers.isEmpty else { return true }

@@ -14,6 +14,7 @@ private final class World {
     private(set) var log: [(Int, GestureValue)] = []
 
     init(quiet: Bool) throws {
+        let leftHalf = Element(width: 500, height: 1000)
         let tap2 = try TapGestureRecognizer()
         tap2.fingers = 2
         let doubleTap3 = try TapGestureRecognizer(taps: 2)
@@ -37,6 +38,10 @@ private final class World {
             try RotationGestureRecognizer(),
             try TranslationGestureRecognizer(minPointers: 2),
             try TranslationGestureRecognizer(),
+            // On the left half only: fingers elsewhere move without touching them.
+            try SwipeGestureRecognizer(element: leftHalf, fingers: 1),
+            try ScaleGestureRecognizer(element: leftHalf),
+            try TranslationGestureRecognizer(element: leftHalf, minPointers: 2),
         ]
         for (i, recognizer) in recognizers.enumerated() {
             recognizer.takesQuietFrames = quiet
@@ -76,7 +81,7 @@ private func compareQuietAndFull(seed: UInt64, frames: Int) throws -> (quietFram
         } else if r < 0.17 {
             // A frame without events.
         } else {
-            let moving = Bool.random(using: &random) ? ids : Array(ids.prefix(1))
+            let moving = Bool.random(using: &random) ? ids : ids.randomElement(using: &random).map { [$0] } ?? []
             let reach = Bool.random(using: &random) ? 1.5 : 40.0
             for id in moving {
                 var p = down[id]!
@@ -117,6 +122,7 @@ private func compareQuietAndFull(seed: UInt64, frames: Int) throws -> (quietFram
         } else if between < 0.13 {
             for i in quiet.recognizers.indices {
                 #expect(quiet.recognizers[i].value == full.recognizers[i].value, "seed \(seed), step \(step), recognizer \(i)")
+                #expect(quiet.recognizers[i].pointers == full.recognizers[i].pointers, "seed \(seed), step \(step), recognizer \(i)")
             }
             reads += 1
         }
