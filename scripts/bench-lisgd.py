@@ -18,6 +18,14 @@ moment it starts. Rows:
     before writing the lift frame; p50 and p99 of all swipes of all rounds.
 Each as a ratio to lisgd. A swipe whose command does not run within 2 s fails the benchmark.
 
+`icount` (scripts/bench-lisgd sets LIVE_ICOUNT: the VM's clock counts instructions, one CPU): the
+rows above, where CPU per frame is instructions executed on the process's threads, kernel and user
+space (1 ns each), whatever load this machine has. Each session also prints what the kernel did
+per frame (context switches, page faults, threads, the system share of its clock ticks).
+
+`perf` (instead): each process once, `perf record` attached for the swipes (a software clock: TCG
+has no PMU), and where its time went, by function and by library (the kernel's own included).
+
 `callgrind` (instead of the rows above): instructions, which are repeatable where CPU time under TCG
 on a shared machine is not (rounds vary by +-40 %). Each process runs under
 `valgrind --tool=callgrind` (not its children: the launched commands are not counted) twice, for
@@ -43,11 +51,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "liv
 import livecheck  # noqa: E402
 
 stamp, swipes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind")]
+only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind", "perf", "icount")]
 # `strace`: each process runs under `strace -f -c` instead (its CPU figures are then strace's):
 # system calls per frame, to see what a frame costs the kernel.
 trace = "strace" in sys.argv[4:]
 counting = "callgrind" in sys.argv[4:]
+# `perf`: each process runs once under `perf record` (a software clock: TCG has no PMU), kernel
+# and user space, and the functions it spent its time in are printed: where a frame's time goes.
+profiling = "perf" in sys.argv[4:]
 SMALL_SWIPES = 2
 CALLGRIND_FRAME_S = 0.024
 clock = lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
@@ -125,6 +136,31 @@ def on_cpu(pid):
         except (OSError, ValueError):
             pass
     return total
+
+
+def kernel_side(pid):
+    """What the kernel did for the process so far, summed over its threads: context switches
+    (voluntary: it slept; involuntary: preempted), minor and major page faults, and user and
+    system time in clock ticks (/proc/PID/stat: coarse, but it splits the CPU time of a frame
+    into ours and the kernel's)."""
+    out = {"voluntary": 0, "involuntary": 0, "threads": 0}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                for line in f:
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        out["voluntary"] += int(line.split()[1])
+                    elif line.startswith("nonvoluntary_ctxt_switches:"):
+                        out["involuntary"] += int(line.split()[1])
+            out["threads"] += 1
+        except (OSError, ValueError):
+            pass
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # After the name: state is fields[0]; minflt is stat field 10, majflt 12, utime 14, stime 15.
+    out["minflt"], out["majflt"] = int(fields[7]), int(fields[9])
+    out["utime"], out["stime"] = int(fields[11]), int(fields[12])
+    return out
 
 
 def has_open(pid, path):
@@ -211,7 +247,12 @@ def session(name, command, swipes=swipes, wrap=None):
     idle_from, idle_cpu = clock(), on_cpu(pid)
     time.sleep(1.0)
     idle_rate = (on_cpu(pid) - idle_cpu) / (clock() - idle_from)
-    began, cpu = clock(), on_cpu(pid)
+    if wrap == "perf":  # attached for the swipes alone: start-up is not what a frame costs
+        recorder = subprocess.Popen(["perf", "record", "-q", "-N", "-e", "cpu-clock", "-c",
+                                     os.environ.get("PERF_PERIOD_NS", "200000"), "-p", str(pid),
+                                     "-o", os.path.join(work, name + ".perf")], stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+    began, cpu, kernel = clock(), on_cpu(pid), kernel_side(pid)
     latencies = []
     for s in range(swipes):
         lifted = one_swipe(300 + (s % 5) * 100)
@@ -225,6 +266,16 @@ def session(name, command, swipes=swipes, wrap=None):
         latencies.append(last_stamp() - lifted)
         time.sleep(0.05)
     took, cpu = clock() - began, on_cpu(pid) - cpu
+    after = kernel_side(pid)
+    if wrap == "perf":
+        recorder.send_signal(2)
+        recorder.wait(120)
+    frames = swipes * FRAMES
+    ticks = (after["utime"] - kernel["utime"]) + (after["stime"] - kernel["stime"])
+    print(f"    {name}: per frame: {(after['voluntary'] - kernel['voluntary']) / frames:.2f} voluntary and "
+          f"{(after['involuntary'] - kernel['involuntary']) / frames:.2f} involuntary context switches, "
+          f"{(after['minflt'] - kernel['minflt']) / frames:.2f} minor faults; {after['threads']} threads; "
+          f"system {100 * (after['stime'] - kernel['stime']) / max(ticks, 1):.0f} % of {ticks} ticks", file=sys.stderr)
     if stamp_count() != swipes:
         livecheck.fail(f"{name}: {stamp_count()} commands for {swipes} swipes")
     os.kill(pid, 15)
@@ -292,6 +343,20 @@ def steady(name, wrap):
           file=sys.stderr)
     return per_frame
 
+
+if profiling:
+    for name in configs:
+        per_frame, lat = session(name, configs[name], wrap="perf")
+        print(f"{name}: {per_frame / 1000:.1f} us per frame under perf; where its threads spent it:")
+        report = subprocess.run(["perf", "report", "-i", os.path.join(work, name + ".perf"), "--stdio", "-q",
+                                 "--sort", "comm,dso,sym", "--percent-limit", "0.7"],
+                                capture_output=True, text=True)
+        print("\n".join(report.stdout.splitlines()[:70]) or report.stderr[-2000:])
+        report = subprocess.run(["perf", "report", "-i", os.path.join(work, name + ".perf"), "--stdio", "-q",
+                                 "--sort", "comm,dso", "--percent-limit", "0.5"], capture_output=True, text=True)
+        print(report.stdout)
+    screen.close()
+    sys.exit(0)
 
 if counting:
     if swipes <= SMALL_SWIPES:
