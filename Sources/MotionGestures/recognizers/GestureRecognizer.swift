@@ -239,7 +239,8 @@ open class GestureRecognizer {
     private func takeQuietly(_ frame: Frame) -> Bool {
         let events = frame.events
         for k in events.indices where events[k].phase != .move { return false }
-        guard !pointers.isEmpty else { return true }
+        // (A quiet recognizer follows pointers; without, the full path has its own work.)
+        guard !pointers.isEmpty else { return false }
         var touched = false
         pointers.withUnsafeMutableBufferPointer { tracked in
             // Each frame starts where the last one left them (`start`); all existed before.
