@@ -16,6 +16,10 @@
 #include <fcntl.h>
 int pipe2(int pipefd[2], int flags);
 
+/* epoll(7): the input hub's one wait (ReadySet), on the kernel's ready list; epoll_pwait2
+   (Linux 5.11) takes its timeout in nanoseconds. */
+#include <sys/epoll.h>
+
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
 
@@ -36,5 +40,13 @@ static inline int ms_pidfd_open(pid_t pid) {
 
 /* gettid(2) (glibc 2.30): the kernel's id of the calling thread, its /proc/self/task entry. */
 pid_t gettid(void);
+
+/* The calling thread's timer slack (prctl(2), variadic: Swift imports no variadic function):
+   the watchdog's thread wakes at a time limit on time, not up to 50 µs later. */
+#include <sys/prctl.h>
+int prctl(int option, ...);
+static inline int ms_settimerslack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}
 
 #endif

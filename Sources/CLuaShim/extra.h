@@ -16,6 +16,11 @@ typedef struct {
     void *owner;       /* the Swift runtime that owns the state */
     atomic_int stop;   /* 0, or why this state is stopped (MS_STOP_*); any thread may set it */
     double deadline;   /* CLOCK_MONOTONIC seconds past which the state stops; 0: none */
+    /* A watchdog's thread stops the state at its deadline (ms_state_watch): no hook is needed
+     * while it runs within its limit. `tid`: the kernel's id of the thread that runs its Lua
+     * code, which the watchdog signals. */
+    atomic_int watched;
+    atomic_int tid;
     char stopReason[128]; /* MS_STOP_HOST: what the host said (set on the Lua thread) */
     int keys[MS_KEY_COUNT]; /* registry references of the bridge's interned strings */
     int metatables[MS_METATABLE_COUNT]; /* registry references of the host's metatables */

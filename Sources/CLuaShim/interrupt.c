@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_WAKE 8
@@ -55,7 +56,11 @@ static void apply(lua_State *L) {
         if (current != stop_hook) hook(L);
         return;
     }
-    if (ms_extra(L)->deadline > 0) {
+    ms_Extra *e = ms_extra(L);
+    /* A watched state's time limit is its watchdog's (ms_state_watch): Lua code runs with no
+     * hook until the watchdog stops the state, and its signal hooks it (on_expire). A hook of
+     * any kind makes Lua 5.4 trap every instruction, which doubled the cost of Lua code. */
+    if (e->deadline > 0 && !atomic_load_explicit(&e->watched, memory_order_relaxed)) {
         if (current == deadline_hook) return;
         lua_sethook(L, deadline_hook, LUA_MASKCOUNT, DEADLINE_COUNT);
     } else if (current == deadline_hook || current == stop_hook) {
@@ -233,14 +238,24 @@ static lua_State *running_in(ms_Extra *e) {
     return r && ms_extra(r) == e ? r : NULL;
 }
 
+static void setdeadline_changing(lua_State *L, ms_Extra *e) __attribute__((noinline));
+
 void ms_setdeadline(lua_State *L, double deadline) {
     ms_Extra *e = ms_extra(L);
     e->deadline = deadline;
-    /* The usual case, a host setting the next call's limit between calls: the limit's hook is in
-     * place, nothing is stopped, no Lua code runs on this thread. (A signal arriving meanwhile is
-     * seen by ms_interrupt_enter when the call enters Lua.) */
-    if (deadline > 0 && atomic_load(&e->stop) == 0 && lua_gethook(L) == deadline_hook && !atomic_load(&running))
+    /* The usual case, a host setting the next call's limit between calls: nothing is stopped and
+     * no Lua code runs on this thread, so the hook the limit calls for is given when the call
+     * enters Lua (ms_interrupt_enter applies it, as it does a signal's that came meanwhile).
+     * The rest is a function of its own, so that this case saves no registers (a daemon sets a
+     * deadline for nearly every plugin call). */
+    if (__builtin_expect(atomic_load_explicit(&e->stop, memory_order_relaxed) == 0
+                         && !atomic_load_explicit(&running, memory_order_relaxed), 1))
         return;
+    setdeadline_changing(L, e);
+}
+
+/* A stopped state's new stretch, or a deadline set while Lua code runs on this thread. */
+static void setdeadline_changing(lua_State *L, ms_Extra *e) {
     int expected = MS_STOP_TIMEOUT;
     atomic_compare_exchange_strong(&e->stop, &expected, 0); /* a new stretch */
     apply(L);
@@ -262,9 +277,67 @@ void ms_state_interrupt(lua_State *L, const char *reason) {
     if (r) hook(r);
 }
 
+/* The watchdog's signal (ms_state_watch), to the thread running a watched state's Lua code.
+ * A real-time signal: none means anything to the kernel, a terminal or another program (unlike
+ * SIGUSR1/2, which users and tools send by convention), and a handler is the only way to reach
+ * the running thread between two instructions. SIGRTMIN is the first glibc leaves free (it
+ * keeps 32 and 33 for threads); +4 stays clear of the lowest ones, which libraries that take
+ * "the first free real-time signal" pick, and of SIGRTMAX, which valgrind keeps for itself. */
+static int expire_signal(void) { return SIGRTMIN + 4; }
+
+/* On the thread that runs Lua, stopped between two of its instructions (or in C below them):
+ * hooks the innermost Lua thread running on it if its state is stopped, as lua.c hooks the
+ * running state from its SIGINT handler — lua_sethook is safe there, and only there: from
+ * another thread it would walk the thread's call list while that thread changes it. A state
+ * stopped further out is hooked when the inner call returns (ms_interrupt_leave). A signal that
+ * came late (the call ended, another state runs) finds nothing stopped and does nothing. */
+static void on_expire(int sig) {
+    (void)sig;
+    int saved = errno;
+    lua_State *L = atomic_load(&running);
+    if (L && stopped(L)) hook(L);
+    errno = saved;
+}
+
+static pthread_once_t expireOnce = PTHREAD_ONCE_INIT;
+static int expireInstalled;
+
+static void install_expire(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_expire;
+    sigemptyset(&action.sa_mask);
+    /* Interrupted reads and writes go on; ppoll and sleeps return EINTR, which the loops retry. */
+    action.sa_flags = SA_RESTART;
+    expireInstalled = sigaction(expire_signal(), &action, NULL) == 0;
+}
+
+int ms_state_watch(lua_State *L, int watched) {
+    ms_Extra *e = ms_extra(L);
+    if (watched) {
+        pthread_once(&expireOnce, install_expire);
+        /* A parent may have left it blocked: it must arrive. (Not blocked anywhere by us, so
+         * children, which inherit the mask, see the usual one; exec resets the handler.) */
+        sigset_t signals;
+        sigemptyset(&signals);
+        sigaddset(&signals, expire_signal());
+        if (!expireInstalled || pthread_sigmask(SIG_UNBLOCK, &signals, NULL) != 0) watched = 0;
+        else atomic_store(&e->tid, (int)syscall(SYS_gettid));
+    }
+    atomic_store(&e->watched, watched ? 1 : 0);
+    if (!atomic_load(&running)) apply(L);
+    return watched ? 1 : 0;
+}
+
+int ms_state_watched(lua_State *L) { return atomic_load(&ms_extra(L)->watched); }
+
 void ms_state_expire(lua_State *L) {
+    ms_Extra *e = ms_extra(L);
     int expected = 0;
-    atomic_compare_exchange_strong(&ms_extra(L)->stop, &expected, MS_STOP_TIMEOUT);
+    if (!atomic_compare_exchange_strong(&e->stop, &expected, MS_STOP_TIMEOUT)) return;
+    if (!atomic_load(&e->watched)) return; /* its count hook will see it */
+    int tid = atomic_load(&e->tid);
+    if (tid > 0) syscall(SYS_tgkill, (int)getpid(), tid, expire_signal());
 }
 
 /* Coroutines: a hook belongs to one Lua thread, so the thread to interrupt while a coroutine

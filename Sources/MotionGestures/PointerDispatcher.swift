@@ -97,7 +97,8 @@ public final class PointerDispatcher {
         let count = timed.count
         var i = 0
         while i < count {
-            timed[i]._withUnsafeGuaranteedRef { $0.advance(to: t) }
+            // A quiet recognizer decides nothing on time (`GestureRecognizer.movesAreQuiet`).
+            timed[i]._withUnsafeGuaranteedRef { if !$0.isQuiet { $0.advance(to: t) } }
             i += 1
         }
         clock.advance(to: t)
@@ -110,7 +111,12 @@ public final class PointerDispatcher {
     /// scripts), the clock's answer where it is asked.
     @inlinable
     public var nextDueTime: Double? {
-        @inline(__always) get { timed.isEmpty ? clock.nextTime : nextDueTimeAskingTimed() }
+        @inline(__always) get {
+            // A quiet recognizer has nothing waiting on time (`GestureRecognizer.movesAreQuiet`):
+            // the one timed recognizer of most scripts that have one is looked at here.
+            timed.isEmpty || timed.count == 1 && timed[0]._withUnsafeGuaranteedRef({ $0.isQuiet })
+                ? clock.nextTime : nextDueTimeAskingTimed()
+        }
     }
 
     @usableFromInline
@@ -119,7 +125,7 @@ public final class PointerDispatcher {
         let count = timed.count
         var i = 0
         while i < count {
-            if let t = timed[i]._withUnsafeGuaranteedRef({ $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
+            if let t = timed[i]._withUnsafeGuaranteedRef({ $0.isQuiet ? nil : $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
             i += 1
         }
         return due

@@ -6,11 +6,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit's enforcer for code the Lua hook cannot reach. The watchdog is armed for each
-/// stretch of work that the time limit bounds (a whole file run; one load, replay or live frame;
-/// one plugin's callback) and disarmed after it. When a stretch is still going at its limit, it
-/// first stops the stretch's Lua state (`LuaStateLimiter`): a script back from a C call raises
-/// then, and only that state stops. If the stretch is still going `grace` seconds later, it is
+/// The time limit's enforcer for code the Lua hook cannot reach, and for a state it watches
+/// throughout (`LuaRuntime.isWatched`: `run --device`'s script), the limit itself. The watchdog
+/// is armed for each stretch of work that the time limit bounds (a whole file run; one load,
+/// replay or live frame; one plugin's callback) and disarmed after it. When a stretch is still
+/// going at its limit, it first stops the stretch's Lua state (`LuaStateLimiter`; a watched
+/// state's thread is signalled and its running Lua code raises): a script back from a C call
+/// raises then, and only that state stops. If the stretch is still going `grace` seconds later, it is
 /// blocked inside C (`os.execute("sleep 100")`, `io.read()` on a terminal), where nothing but
 /// the process can be stopped: the watchdog writes the whole lines already made, says so and
 /// ends the process with exit status 1.
@@ -38,6 +40,11 @@ public final class Watchdog: Sendable {
     /// The kernel's id of the watchdog's thread (its /proc/self/task entry), once it runs: for
     /// tests, which look for that one thread rather than count a process's threads.
     public var threadID: pid_t? { timer?.threadID }
+
+    /// Whether its thread runs, and so stops a state at each stretch's limit (`arm(stopping:)`):
+    /// a host that arms it for every call of a state marks the state watched
+    /// (`LuaRuntime.isWatched`), whose Lua code then runs with no hook.
+    public var stopsStates: Bool { timer?.isRunning ?? false }
 
     /// Starts a stretch of work bounded by `timeout`, from now; at its limit `limiter`'s state
     /// (when given) is stopped.
@@ -126,6 +133,9 @@ extension Watchdog {
         /// The kernel's id of the thread, once it runs (nil before): for tests.
         public var threadID: pid_t? { locked { kernelThreadID } }
 
+        /// Whether the thread was started (false: no timer or no thread; nothing is watched).
+        public private(set) var isRunning = false
+
         /// How many times the thread's timer was set by an arm so far: a test of the rule above.
         public var signals: Int { locked { signalCount } }
 
@@ -162,6 +172,8 @@ extension Watchdog {
             if started != 0 {
                 Unmanaged<WatchThread>.fromOpaque(context).release()
                 ended = true
+            } else {
+                isRunning = true
             }
         }
 
@@ -290,6 +302,9 @@ extension Watchdog {
             sigaddset(&signals, SIGINT)
             sigaddset(&signals, SIGTERM)
             pthread_sigmask(SIG_BLOCK, &signals, nil)
+            // A watched state (`LuaRuntime.isWatched`) runs until this thread stops it: it wakes
+            // at the limit, not up to the default 50 µs of slack later.
+            _ = ms_settimerslack(1)
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             kernelThreadID = gettid()

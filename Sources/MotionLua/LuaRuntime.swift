@@ -448,6 +448,20 @@ public final class LuaRuntime {
         ms_setdeadline(mainState, deadline > 0 ? deadline : 0)
     }
 
+    /// Whether a watchdog's thread stops this state at each deadline set (`limiter.expire()` from
+    /// a `Watchdog` or `PluginWatchdog` armed for every call that has one): its Lua code then runs
+    /// with no hook while within its limit, at full speed (Lua 5.4 traps every instruction while
+    /// any hook is set), and the watchdog's signal stops it at its limit. Unwatched, a count hook
+    /// checks the deadline every 10,000 instructions. Set on the thread that runs the state,
+    /// between calls; false when the signal could not be installed.
+    public var isWatched: Bool {
+        get { !isClosed && ms_state_watched(mainState) != 0 }
+        set {
+            guard !isClosed, newValue != isWatched else { return }
+            _ = ms_state_watch(mainState, newValue ? 1 : 0)
+        }
+    }
+
     /// Live input runs all day: when set, a callback that raises (or returns what cannot be used)
     /// is reported here, with its traceback, and switched off — its subscription is unsubscribed,
     /// a `map` or `filter` through it lets nothing more pass — and the run goes on. Time limits

@@ -2,10 +2,11 @@ import CLuaShim
 import Synchronization
 
 /// A handle on one Lua state that another thread may hold (a watchdog): `expire()` marks the
-/// state as past its time limit. Only an atomic flag in the state is set; the thread running
-/// the state's Lua code sees it at the next check of its time limit (every 10,000
-/// instructions while a limit is set) or when Lua code of the state is next entered, and from
-/// then on raises at every instruction. The runtime detaches the handle before it closes the
+/// state as past its time limit, an atomic flag in the state. A watched state
+/// (`LuaRuntime.isWatched`) runs with no hook: the thread running its Lua code is sent a signal,
+/// whose handler hooks it there. Otherwise that thread sees the flag at the next check of its
+/// time limit (every 10,000 instructions while a limit is set). Either way, also when Lua code
+/// of the state is next entered, and from then on it raises at every instruction. The runtime detaches the handle before it closes the
 /// state, so a late `expire()` does nothing.
 public final class LuaStateLimiter: Sendable {
     /// The state, as a bit pattern (an OpaquePointer is not Sendable); 0 once detached.

@@ -542,11 +542,18 @@ private final class DeviceWriter {
         #expect(r.stderr.contains("timeout: still running 2.0 s after the time limit of 0.1 s"))
     }
 
-    /// A live callback that loops is stopped by the Lua hook at the frame's time limit.
-    @Test func aLoopingLiveCallbackIsStoppedAtItsFramesTimeLimit() throws {
+    /// A live callback that loops is stopped at the frame's time limit: the run's watchdog
+    /// watches each frame's work, and its signal hooks the Lua code running (no hook before),
+    /// also under `pcall` and inside a coroutine.
+    @Test(arguments: [
+        "while true do end",
+        "while true do pcall(function() while true do end end) end",
+        "coroutine.wrap(function() while true do end end)()",
+    ])
+    func aLoopingLiveCallbackIsStoppedAtItsFramesTimeLimit(_ loop: String) throws {
         let scene = Scene()
         let device = scene.fifo("device")
-        let script = scene.file("loop.lua", "motion.pointers():subscribe(function(p) while true do end end)\n")
+        let script = scene.file("loop.lua", "motion.pointers():subscribe(function(p) \(loop) end)\n")
         let run = try Spawned(["run", script, "--device", device, "--timeout", "0.1"])
         let writer = DeviceWriter(device)
         defer { writer.close() }

@@ -1,4 +1,5 @@
 import MotionLua
+import MotionTestSupport
 import Testing
 
 /// Numbers in output lines: the digits `Double.description` spells (the shortest that read
@@ -153,18 +154,5 @@ import Testing
         var p = 1.0
         for _ in 0..<k { p *= 10 }
         return p
-    }
-}
-
-/// A small deterministic generator, so a failure names a value that reproduces.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -9,7 +9,7 @@ their decisions):
 - after a tap, once its decisions ran and the daemon waits with no timeout: none in 5 s.
 
 Wake-ups are counted as the kernel counts them (every thread's voluntary and involuntary
-context switches, /proc/PID/task/*/status), from when the main thread waits in ppoll with no
+context switches, /proc/PID/task/*/status), from when the main thread waits (epoll) with no
 timeout (its /proc/PID/syscall: nothing scheduled); a thread asleep accrues none whatever the
 load, so the count is exact, not a rate.
 
@@ -60,11 +60,12 @@ def switches():
 
 
 def wait_unbounded(what, timeout=30):
-    """Until the main thread waits in ppoll (271) with no timeout (its third argument NULL)."""
+    """Until the main thread waits with no timeout: epoll_wait (232) with a timeout of -1 (its
+    fourth argument), or epoll_pwait2 (441) with a NULL timeout."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         fields = open(f"/proc/{ms.proc.pid}/syscall").read().split()
-        if fields[0] == "271" and fields[3] == "0x0":
+        if (fields[0] == "232" and fields[4] == "0xffffffff") or (fields[0] == "441" and fields[4] == "0x0"):
             return
         time.sleep(0.02)
     livecheck.fail(f"{what}: the main thread never waited without a timeout: {open(f'/proc/{ms.proc.pid}/syscall').read()}")

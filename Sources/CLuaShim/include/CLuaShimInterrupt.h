@@ -68,9 +68,20 @@ int ms_state_stopped(struct lua_State *L);
  * Lua code is running now, it raises at its next instruction. Stays until the state closes. */
 void ms_state_interrupt(struct lua_State *L, const char *reason);
 
-/* From any thread (a watchdog): marks `L`'s state as past its time limit. Only atomics: the
- * Lua thread sees it at the next check of the time limit (every 10,000 instructions while a
- * deadline is set) or when Lua code of the state is next entered. ms_setdeadline clears it. */
+/* From any thread (a watchdog): marks `L`'s state as past its time limit. Unwatched, only
+ * atomics: the Lua thread sees it at the next check of the time limit (every 10,000
+ * instructions while a deadline is set) or when Lua code of the state is next entered. Watched
+ * (ms_state_watch), the thread running it is sent a signal whose handler hooks its running Lua
+ * code, which raises at its next instruction. ms_setdeadline clears it. */
 void ms_state_expire(struct lua_State *L);
+
+/* From the thread that runs `L`'s Lua code, not inside it: `watched` nonzero says that a
+ * watchdog's thread calls ms_state_expire for `L` at each of its deadlines, for as long as Lua
+ * code of the state runs past it; the state then runs with no hook while within its limit
+ * (a hook makes Lua 5.4 trap every instruction), and the signal stops it. Zero: the count hook
+ * checks the deadline every 10,000 instructions (a state nobody watches). Returns whether the
+ * state is watched now (0 when the signal's handler could not be installed or unblocked). */
+int ms_state_watch(struct lua_State *L, int watched);
+int ms_state_watched(struct lua_State *L);
 
 #endif

@@ -23,12 +23,44 @@ open class GestureRecognizer {
     }
     /// The current snapshot; `value.state` is the recognizer state. Subclasses update its
     /// geometry in `process(t:)` and report a new state with `write(state:)`, which notifies.
-    public var value: GestureValue
+    /// Reading or writing it first runs the `process(t:)` that quiet frames put off
+    /// (`movesAreQuiet`), so it always says what processing every frame would have said.
+    public var value: GestureValue {
+        get {
+            if hasDeferredMove { processDeferredMove() }
+            return current
+        }
+        set {
+            if hasDeferredMove { processDeferredMove() }
+            current = newValue
+        }
+        _modify {
+            if hasDeferredMove { processDeferredMove() }
+            yield &current
+        }
+    }
+    /// `value` as last written (the frames since, if quiet, not processed yet).
+    private var current: GestureValue
     /// The recognizer state (`value.state`).
     public var state: GestureState { value.state }
 
     /// Tracked pointers in touch-down order, as of the end of the current frame.
-    public internal(set) var pointers: [TrackedPointer] = []
+    public internal(set) var pointers: [TrackedPointer] {
+        get {
+            if hasQuietPosition { writeQuietPosition() }
+            return tracked
+        }
+        set {
+            if hasQuietPosition { writeQuietPosition() }
+            tracked = newValue
+        }
+        _modify {
+            if hasQuietPosition { writeQuietPosition() }
+            yield &tracked
+        }
+    }
+    /// `pointers`, but for the position quiet frames moved the one pointer to (`quietPosition`).
+    private var tracked: [TrackedPointer] = []
     /// Pointers that lifted in the current frame, with the position they lifted at.
     public internal(set) var lifted: [TrackedPointer] = []
     /// Whether a pointer went down in the current frame and is tracked (what `pointerSetChanged`
@@ -40,13 +72,15 @@ open class GestureRecognizer {
     /// tracks every pointer that goes down in its element; when more than N are down it fails
     /// (or, active, is cancelled) and ignores those pointers until they all lifted. Recognizers
     /// do not begin with fewer than N (see `hasRequiredFingers`).
-    public var fingers: Int?
+    public var fingers: Int? {
+        didSet { isQuiet = false }
+    }
     /// The most pointers tracked at once since the gesture's first pointer went down: a final
     /// value reports it as `pointers` (a 3-finger swipe ends with `pointers` 3, not 0).
     public internal(set) var peakPointers = 0
     /// Pointers of a gesture that cannot happen any more (extra fingers, a required recognizer
     /// that won) are ignored until every one of them lifted.
-    public internal(set) var isIgnoringUntilLift = false
+    public final internal(set) var isIgnoringUntilLift = false
     /// Recognizers this one waits to fail (`require(toFail:)`), with their listener ids.
     var failureRequirements: [(recognizer: GestureRecognizer, listener: Int)] = []
     /// Values held back while waiting for a failure requirement (began/changed/ended, or recognized).
@@ -77,8 +111,8 @@ open class GestureRecognizer {
     /// A recognizer of `kind` watching pointers that go down inside `element`.
     public init(kind: GestureKind, element: Element) {
         self.element = element
-        value = GestureValue(kind: kind)
-        pointers.reserveCapacity(10)
+        current = GestureValue(kind: kind)
+        tracked.reserveCapacity(10)
         lifted.reserveCapacity(10)
         appRejected.reserveCapacity(10)
         advancesWithTime = decidesOnTime
@@ -104,9 +138,167 @@ open class GestureRecognizer {
     /// `minimumFingers` are.
     public var hasRequiredFingers: Bool { fingers.map { pointers.count == $0 } ?? (pointers.count >= minimumFingers) }
 
+    // Quiet frames. Most frames only move the pointers a recognizer already follows, and most
+    // recognizers can do nothing with them: a 3-finger swipe under one finger, a tap that
+    // already failed, a pinch without its second finger. Each recognizer says when it is in
+    // such a state (`movesAreQuiet`, asked after each frame it handled in full); its next frames
+    // that only move pointers then update their positions and `value.t`, and the `process(t:)`
+    // of the last of them is put off until something reads or writes `value` or a frame that
+    // changes more comes (`processDeferredMove`): in these states, processing only the last of
+    // several such frames leaves what processing each did.
+
+    /// Whether the next frames that only move pointers are taken in quietly (see above).
+    @usableFromInline final private(set) var isQuiet = false
+    /// False: every frame is handled in full (the tests' reference for what quiet frames must
+    /// leave).
+    var takesQuietFrames = true
+    /// A quiet frame moved a tracked pointer: `process(t:)` for it is still to run, at
+    /// `deferredMoveTime` (the frame's time).
+    private var hasDeferredMove = false
+    private var deferredMoveTime = 0.0
+    /// Where quiet frames moved the one pointer followed, and where it was when the last of
+    /// them started, not yet written into `pointers` (whose first read or write does it): a
+    /// write there costs a check that the array is not shared.
+    private var quietPosition = Point.zero
+    private var quietStart = Point.zero
+    private var hasQuietPosition = false
+    /// Set by a recognizer whose quiet frames each leave something of their own (a drag's
+    /// velocity sample): the times of the put-off frames before the last are kept in
+    /// `earlierQuietMoves`, for `processEarlierQuietMoves()`.
+    var keepsEarlierQuietMoves = false {
+        didSet { earlierQuietMoves.reserveCapacity(Self.earlierQuietMovesKept) }
+    }
+    private(set) var earlierQuietMoves: [Double] = []
+    /// At most this many are kept: the next quiet frame processes them first.
+    static var earlierQuietMovesKept: Int { 32 }
+
+    /// Whether, as the recognizer is now (after a frame it handled in full, with nothing lifted,
+    /// cancelled or added in it, no value held for a failure requirement, and a state that is
+    /// not final), frames that only move its pointers may skip `process(t:)` and `advance(to:)`
+    /// until the next frame that changes more, `process(t:)` then running once for the last of
+    /// them. True only when, in this state:
+    /// - `process(t:)` for such a frame writes no state, reads no pointer's `start`, and leaves
+    ///   the same as when it ran for each of several such frames in turn (only the last frame's
+    ///   positions and time count);
+    /// - `advance(to:)` decides nothing and `nextDecisionTime` is nil (recognizers that decide
+    ///   on time);
+    /// - pointers ignored until they lift (`isIgnoringUntilLift`: `process(t:)` is not called)
+    ///   count as quiet for `process(t:)`.
+    /// Nothing but a frame, `write(state:)`, `reset()` and `abandon` changes what it depends on.
+    open var movesAreQuiet: Bool { false }
+
     /// Feeds one input frame. Time first advances to the frame's time (see `advance(to:)`);
     /// then frames that do not touch this recognizer's pointers are ignored.
     public final func handle(_ frame: Frame) {
+        if isQuiet && (tookQuietly(frame) || takeQuietly(frame)) { return }
+        if hasDeferredMove { processDeferredMove() }
+        handleInFull(frame)
+        isQuiet = lifted.isEmpty && !wasCancelled && !pointerAddedInFrame && heldForRequirement.isEmpty
+            && (current.state == .possible || current.state.isActive) && takesQuietFrames && movesAreQuiet
+    }
+
+    /// The usual frame (one event) while quiet and following one pointer: taken in (true)
+    /// when it moves a pointer; false otherwise.
+    @inline(__always)
+    private func tookQuietly(_ frame: Frame) -> Bool {
+        guard frame.events.count == 1, frame.events[0].phase == .move, tracked.count == 1 else { return false }
+        if tracked[0].id == frame.events[0].id {
+            quietStart = hasQuietPosition ? quietPosition : tracked[0].position
+            quietPosition = Point(x: frame.events[0].x, y: frame.events[0].y)
+            hasQuietPosition = true
+            current.t = frame.t
+            if !isIgnoringUntilLift {
+                if hasDeferredMove && keepsEarlierQuietMoves { keepEarlierQuietMove() }
+                hasDeferredMove = true
+                deferredMoveTime = frame.t
+            }
+        } else if hasQuietPosition {
+            // Another pointer moved: this one's frame starts where the last one left it.
+            quietStart = quietPosition
+        } else if tracked[0].start != tracked[0].position {
+            quietStart = tracked[0].position
+            quietPosition = tracked[0].position
+            hasQuietPosition = true
+        }
+        return true
+    }
+
+    /// Writes the one pointer's position quiet frames took in into `pointers`.
+    @inline(never)
+    private func writeQuietPosition() {
+        hasQuietPosition = false
+        tracked.withUnsafeMutableBufferPointer { tracked in
+            tracked[0].start = quietStart
+            tracked[0].position = quietPosition
+        }
+    }
+
+    /// A frame while quiet that `tookQuietly` did not take: true when it only moves pointers
+    /// (taken in: positions and time), false when it must be handled in full.
+    @inline(never)
+    private func takeQuietly(_ frame: Frame) -> Bool {
+        let events = frame.events
+        for k in events.indices where events[k].phase != .move { return false }
+        // (A quiet recognizer follows pointers; without, the full path has its own work.)
+        guard !pointers.isEmpty else { return false }
+        var touched = false
+        pointers.withUnsafeMutableBufferPointer { tracked in
+            // Each frame starts where the last one left them (`start`); all existed before.
+            for i in tracked.indices { tracked[i].start = tracked[i].position }
+            for k in events.indices {
+                let id = events[k].id
+                for i in tracked.indices where tracked[i].id == id {
+                    tracked[i].position = Point(x: events[k].x, y: events[k].y)
+                    touched = true
+                    break
+                }
+            }
+        }
+        if touched { tookQuietMove(at: frame.t) }
+        return true
+    }
+
+    /// A quiet frame at `t` moved a tracked pointer: its time is the value's, and its
+    /// `process(t:)` is put off (not for pointers ignored until they lift).
+    @inline(__always)
+    private func tookQuietMove(at t: Double) {
+        current.t = t
+        if !isIgnoringUntilLift {
+            if hasDeferredMove && keepsEarlierQuietMoves { keepEarlierQuietMove() }
+            hasDeferredMove = true
+            deferredMoveTime = t
+        }
+    }
+
+    /// The quiet frame put off so far is no longer the last: its time is kept.
+    @inline(never)
+    private func keepEarlierQuietMove() {
+        if earlierQuietMoves.count == Self.earlierQuietMovesKept { processKeptQuietMoves() }
+        earlierQuietMoves.append(deferredMoveTime)
+    }
+
+    private func processKeptQuietMoves() {
+        processEarlierQuietMoves()
+        earlierQuietMoves.removeAll(keepingCapacity: true)
+    }
+
+    /// The `process(t:)` quiet frames put off: for the last of them, its pointers where they
+    /// are (no frame that changed them came since), its flags as they were (clean); what the
+    /// earlier ones leave of their own first (`keepsEarlierQuietMoves`).
+    @inline(never)
+    private func processDeferredMove() {
+        hasDeferredMove = false
+        if !earlierQuietMoves.isEmpty { processKeptQuietMoves() }
+        process(t: deferredMoveTime)
+    }
+
+    /// With `keepsEarlierQuietMoves`: what the put-off frames at `earlierQuietMoves`, in order,
+    /// leave that the last one's `process(t:)` does not redo.
+    func processEarlierQuietMoves() {}
+
+    /// `handle(_:)` for a frame taken in full.
+    @inline(never)
+    private func handleInFull(_ frame: Frame) {
         if advancesWithTime { advance(to: frame.t) }
         if !heldForRequirement.isEmpty, !failureRequirements.contains(where: { $0.recognizer.isInProgress }) {
             // The recognizers waited for stopped without failing or recognizing (disabled).
@@ -241,6 +433,8 @@ open class GestureRecognizer {
     /// Gives up on the current gesture: cancelled if active, failed otherwise, and its pointers
     /// are ignored until they all lifted.
     func abandon(because reason: RecognizerReason?) {
+        if hasDeferredMove { processDeferredMove() }
+        isQuiet = false
         // Listeners that never saw the gesture start (it was held back) see it fail.
         let unseen = !heldForRequirement.isEmpty
         heldForRequirement.removeAll()
@@ -312,6 +506,8 @@ open class GestureRecognizer {
 
     /// Drops every pointer and returns to possible without notifying (used when disabled).
     public func reset() {
+        if hasDeferredMove { processDeferredMove() }
+        isQuiet = false
         pointers.removeAll(keepingCapacity: true)
         appRejected.removeAll(keepingCapacity: true)
         pointerAddedInFrame = false
@@ -341,6 +537,7 @@ open class GestureRecognizer {
     /// the pointers the gesture had (`peakPointers`). While a failure requirement is still in
     /// progress, what would begin or recognize the gesture is held back (see `require(toFail:)`).
     public func write(state: GestureState) {
+        isQuiet = false
         value.state = state
         let isFinal = state == .ended || state == .cancelled || state == .failed || state == .recognized
         value.pointers = isFinal ? max(peakPointers, pointers.count) : pointers.count

@@ -39,6 +39,10 @@ public final class HoldGestureRecognizer: GestureRecognizer {
 
     public override var decidesOnTime: Bool { true }
 
+    /// Ignoring its pointers until they lift (a hold that ended or failed): moves are not
+    /// processed and nothing waits on time.
+    public override var movesAreQuiet: Bool { isIgnoringUntilLift }
+
     /// Without `fingers`, two or more: one finger resting on a touchpad is the pointer, not a hold.
     public override var minimumFingers: Int { 2 }
 

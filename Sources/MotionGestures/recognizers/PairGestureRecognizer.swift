@@ -113,6 +113,13 @@ public class PairGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Before a gesture opens (or after it ended, its pointers still down) a move does nothing;
+    /// without a pair it moves only the centroid and translation, and the velocity is read
+    /// anew at the frame's time from samples no such frame adds. A pair measures every frame.
+    public override var movesAreQuiet: Bool {
+        isIgnoringUntilLift || state == .possible && (!gestureOpen || pointers.count < 2)
+    }
+
     public override func didReset() {
         value.translation = .zero
         gestureOpen = false

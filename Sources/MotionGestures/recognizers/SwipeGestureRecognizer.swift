@@ -56,6 +56,13 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Without `fingers`, two or more: one finger on a touchpad is the pointer.
     public override var minimumFingers: Int { 2 }
 
+    /// Before its fingers are down a move only moves the centroid (`process(t:)` sets nothing
+    /// else); once started, only the translation (from a reference set at the start). Ignored
+    /// pointers are not processed.
+    public override var movesAreQuiet: Bool {
+        isIgnoringUntilLift || state == .possible && (startTime != nil || !hasRequiredFingers)
+    }
+
     public override func didReset() {
         startTime = nil
         value.translation = .zero

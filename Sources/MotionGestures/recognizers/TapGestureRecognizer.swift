@@ -102,6 +102,12 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     public override var decidesOnTime: Bool { true }
 
+    /// A tap that failed (its pointers ignored until they lift) and waits for nothing: moves
+    /// change nothing and nothing waits on time (`advance(to:)` returns at once).
+    public override var movesAreQuiet: Bool {
+        waiting == nil && (ignoringUntilLift || isIgnoringUntilLift && tapStart == nil && tapsCounted == 0)
+    }
+
     public override var isInProgress: Bool {
         (!pointers.isEmpty && !ignoringUntilLift) || tapsCounted > 0 || waiting != nil
     }

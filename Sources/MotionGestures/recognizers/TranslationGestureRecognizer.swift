@@ -40,9 +40,22 @@ public final class TranslationGestureRecognizer: GestureRecognizer {
         self.minPointers = minPointers
         self.maxPointers = maxPointers
         super.init(kind: .translation, element: element)
+        keepsEarlierQuietMoves = true
     }
 
     public override var maximumPointers: Int { maxPointers }
+
+    /// Before it begins with too few pointers (a two-finger pan under one finger), a move
+    /// leaves the translation at zero, re-bases on the centroid and reads the velocity anew, and
+    /// adds a zero velocity sample at its time: the samples of the frames put off are added
+    /// before the last one is processed (`processEarlierQuietMoves`), as a start reads them.
+    public override var movesAreQuiet: Bool {
+        isIgnoringUntilLift || !state.isActive && !pointers.isEmpty && pointers.count < max(minPointers, fingers ?? 0)
+    }
+
+    override func processEarlierQuietMoves() {
+        for t in earlierQuietMoves { tracker.add(t: t, x: 0, y: 0) }
+    }
 
     public override func didReset() {
         value.translation = .zero

@@ -35,7 +35,7 @@ public final class Plugin {
         }
     }
     /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
-    @exclusivity(unchecked) var runWatchdog: Watchdog?
+    @exclusivity(unchecked) var runWatchdog: Watchdog? { didSet { noteWatch() } }
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
     // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
     // check (about 75 instructions an access, through thread-local storage) is off for them.
@@ -49,6 +49,7 @@ public final class Plugin {
         didSet {
             runningRef = running.map { Unmanaged.passUnretained($0) }
             deadlineSet = .nan
+            noteWatch()
         }
     }
     /// The deadline last set in `running`'s state by a call (NaN: none yet, or `run`'s script,
@@ -83,7 +84,20 @@ public final class Plugin {
             if let watchdog, let watchSlot {
                 watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
             }
+            noteWatch()
         }
+    }
+
+    /// Tells the running version's state whether a watchdog's thread stops it at each call's
+    /// limit: every call into it with a time limit publishes that limit (`begin`: the plugin's
+    /// slot in `watchdog`, or `run`'s `runWatchdog` armed with its limiter), so its Lua code runs
+    /// with no hook until then (`LuaRuntime.isWatched`; docs/daemon.md "Limits"). A version
+    /// loading is not the plugin's yet (its load is not stoppable by the watchdog): it keeps
+    /// the count hook until it runs.
+    private func noteWatch() {
+        guard let running else { return }
+        running.isWatched = isScript ? runWatchdog?.stopsStates == true
+                                     : watchSlot != nil && watchdog?.stopsStates == true
     }
     @exclusivity(unchecked) private var watchSlot: Int?
     /// `watchdog`, held by it: each call reaches it without a retain and a release.

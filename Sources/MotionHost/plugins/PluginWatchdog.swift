@@ -5,13 +5,16 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit's enforcer for code the Lua hook cannot reach, per plugin call. Each call into
+/// The time limit of each plugin call: its plugin's state is watched (`LuaRuntime.isWatched`),
+/// so its Lua code runs with no hook and this watchdog stops it at its limit, and it is the
+/// enforcer for code no Lua hook could reach. Each call into
 /// a plugin says which plugin runs now and until when (`enterCall`/`leave`: atomic stores, no
 /// lock, no clock read of its own); the first call arms the thread's watch, which then goes on
 /// from frame to frame while calls keep coming (no lock or system call per frame): at the
 /// shortest limit after a call began the thread looks which call runs and waits for that
 /// call's own limit, and a look that finds no call running ends the watch until the next call. At it, it stops that plugin's state
-/// (`LuaStateLimiter`: it raises as soon as Lua runs again, and only that plugin is disabled).
+/// (`LuaStateLimiter`: a signal to the host's thread hooks the plugin's running Lua code, which
+/// raises at its next instruction, and only that plugin is disabled).
 /// The library's own loops in C (pattern matching, the table functions, `load`) check the limit
 /// themselves (CLuaShimBounded.h) and a plugin opens no file that could block (`RegularFiles`),
 /// so the rest is a last resort: a call still blocked `grace` seconds later is stuck outside
@@ -40,8 +43,8 @@ public final class PluginWatchdog: Sendable {
 
     /// The call running now, published by the host's thread for the watchdog's.
     final class Board: Sendable {
-        /// The call running now in one word: its limit in whole milliseconds (rounded up) in the
-        /// high 47 bits, whether its state may be stopped (not during a load: the state is not
+        /// The call running now in one word: its limit in 1/65,536 s (rounded up: some 15 µs, so
+        /// the thread stops a call that close to its limit) in the high 47 bits, whether its state may be stopped (not during a load: the state is not
         /// the plugin's yet) in the next bit, its plugin's slot in the low 16 bits; `none`
         /// between calls.
         let current = Atomic<UInt64>(Board.none)
@@ -50,16 +53,16 @@ public final class PluginWatchdog: Sendable {
 
         @inline(__always)
         static func pack(limit: Double, slot: Int, stoppable: Bool) -> UInt64 {
-            // Whole milliseconds, one more than the limit's (never earlier than it); a limit out
-            // of range (negative, or past 2^46 ms: 2,000 years of uptime) is the largest.
+            // Units of 2^-16 s, one more than the limit's (never earlier than it); a limit out of
+            // range (negative, or past 2^46 units: 34 years of uptime) is the largest.
             // (In range, so converted without UInt64's checks: each plugin call packs one.)
-            let ms = limit > 0 && limit < 70_000_000_000
-                ? UInt64(truncatingIfNeeded: Int64(limit * 1000)) &+ 1 : (limit > 0 ? 1 << 46 : 0)
-            return ms << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
+            let units = limit > 0 && limit < 1_000_000_000
+                ? UInt64(truncatingIfNeeded: Int64(limit * 65_536)) &+ 1 : (limit > 0 ? 1 << 46 : 0)
+            return units << 17 | (stoppable ? 1 << 16 : 0) | UInt64(slot & 0xFFFF)
         }
 
         static func unpack(_ word: UInt64) -> (limit: Double, slot: Int, stoppable: Bool) {
-            (Double(word >> 17) / 1000, Int(word & 0xFFFF), word & (1 << 16) != 0)
+            (Double(word >> 17) / 65_536, Int(word & 0xFFFF), word & (1 << 16) != 0)
         }
 
         func entry(_ slot: Int) -> Entry? {
@@ -91,6 +94,10 @@ public final class PluginWatchdog: Sendable {
     }
 
     deinit { timer.end() }
+
+    /// Whether its thread runs, and so stops a plugin's state at the limit of each call published
+    /// (`enterCall`): the plugin's state is then watched (`LuaRuntime.isWatched`).
+    var stopsStates: Bool { timer.isRunning }
 
     /// A slot for a new plugin (freed by `remove`).
     func add() -> Int {

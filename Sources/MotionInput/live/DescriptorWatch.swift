@@ -12,15 +12,15 @@ public struct WatchToken: Hashable, Sendable {
 /// a control socket or a config watcher does not need a second wait (or a thread) for them.
 ///
 /// `nextFrame(timeout:)` waits on the devices and on every watched descriptor in the same
-/// `ppoll`. When a watched descriptor is ready (readable, hung up or in error), its handler runs
+/// wait (`ReadySet`). When a watched descriptor is ready (readable, hung up or in error), its handler runs
 /// on the thread that called `nextFrame`, during that call; if no frame is ready afterwards,
 /// `nextFrame` returns `.timeout` at once, so the caller's loop (`LiveLoop.step` answers
 /// `.idle`) sees at once what the handler changed (new scheduled work, a new plugin).
 ///
 /// The handler must consume what made the descriptor ready (read it, accept the connection),
 /// or the next wait returns at once again; on end of file it should `unwatch` (and close) the
-/// descriptor. A descriptor closed while still watched is dropped from the wait with a
-/// diagnostic. Handlers may call `watch` and `unwatch`, including for their own token. Errors a
+/// descriptor. A descriptor closed while still watched is never reported ready again, and is
+/// dropped with a diagnostic when the wait is next set up (the set's devices or watches change). Handlers may call `watch` and `unwatch`, including for their own token. Errors a
 /// handler throws come out of `nextFrame`. The set never closes a watched descriptor.
 extension LiveDeviceSet {
     /// Adds `fd` to the wait; `onReadable` runs each time it is ready. `events` are poll(2)

@@ -9,7 +9,7 @@ import MotionGestures
 /// present and, through inotify on /dev/input, against devices plugged in later. Every device is
 /// opened once, whoever reads the frames.
 ///
-/// One wait per wake-up: `nextFrame` waits in a single `ppoll` on every device, the stop pipe,
+/// One wait per wake-up: `nextFrame` waits once (`ReadySet`, epoll) on every device, the stop pipe,
 /// the hotplug watch and the descriptors given to `watch(fd:onReadable:)`, whatever their
 /// number, with no polling interval (no time limit: no wake-up at all until something happens).
 /// Each device the wait says is readable is read once (one `read(2)`); its complete frames are
@@ -55,6 +55,15 @@ public final class LiveDeviceSet {
     private var watchedDirectories: [Int32: String] = [:]
     /// Nodes named by path that went away, opened again when they reappear.
     private var awaiting: Set<String> = []
+    /// Nodes a selector matched that could not be opened (udev had not yet given the node its
+    /// group): tried again when their attributes change.
+    private var unopened: Set<String> = []
+    /// Whether the watched directories report attribute changes of their nodes (`IN_ATTRIB`),
+    /// which they do only while a node is waited for (see `updateAttributeWatch`).
+    public private(set) var watchesAttributes = false
+    /// The inotify descriptor watching for nodes (-1: none): for tests, which read the
+    /// kernel's view of its watches (/proc/self/fdinfo).
+    public var hotplugDescriptor: Int32 { inotify }
     private var origin: Double?
     private var originMicroseconds: Int64 = 0
     private var pathsOpened = 0
@@ -64,7 +73,7 @@ public final class LiveDeviceSet {
     /// The wake-up pipe of `stop()` (internal: tests look at its flags).
     let controlPipe: [Int32]
     private var closed = false
-    /// Waits (`ppoll` calls) made so far: one per wake-up, however many devices and watched
+    /// Waits (`ReadySet.wait` calls) made so far: one per wake-up, however many devices and watched
     /// descriptors were ready.
     public private(set) var waits = 0
 
@@ -77,9 +86,10 @@ public final class LiveDeviceSet {
     }
     var watchers: [Watcher] = []
     var nextToken = 0
-    /// The wait's descriptors, rebuilt only when the set changes (no allocation per wake-up).
-    private var pollFDs: [pollfd] = []
-    /// What each entry of `pollFDs` is.
+    /// The wait (the kernel's ready list), set up again only when the set changes (no
+    /// allocation per wake-up).
+    private let readySet = ReadySet()
+    /// What each entry of the wait is (its `data` is the index here).
     private enum Slot { case control, hotplug, member(Int), watcher(WatchToken) }
     private var slots: [Slot] = []
     var pollFDsAreStale = true
@@ -128,6 +138,7 @@ public final class LiveDeviceSet {
                 diagnostics?("motionscript: no device matches \(selectors.filter { !$0.isPath }.map(\.description).joined(separator: ", ")) yet; waiting for one to be plugged in")
             }
         }
+        updateAttributeWatch()
     }
 
     deinit { close() }
@@ -141,6 +152,7 @@ public final class LiveDeviceSet {
         members.removeAll()
         watchers.removeAll()
         if inotify >= 0 { Glibc.close(inotify); inotify = -1 }
+        readySet.close()
         control.close()
         Glibc.close(controlPipe[1])
     }
@@ -175,9 +187,11 @@ public final class LiveDeviceSet {
                 return
             }
             add(device, node: node, byPath: false)
+            unopened.remove(node)
             diagnostics?("motionscript: reading \(node) (\(kind.rawValue): \(d.name))")
         } catch {
-            diagnostics?("motionscript: \(error)")
+            // Said once, tried again when the node's attributes change (its group set by udev).
+            if unopened.insert(node).inserted { diagnostics?("motionscript: \(error)") }
         }
     }
 
@@ -204,8 +218,39 @@ public final class LiveDeviceSet {
 
     private func watchDirectory(_ directory: String) {
         guard inotify >= 0, !watchedDirectories.values.contains(directory) else { return }
-        let wd = inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB))
+        let wd = inotify_add_watch(inotify, directory, directoryEvents)
         if wd >= 0 { watchedDirectories[wd] = directory }
+    }
+
+    /// What a watched directory reports: nodes that appear, and attribute changes of its nodes
+    /// only while one is waited for.
+    private var directoryEvents: UInt32 {
+        UInt32(IN_CREATE | IN_MOVED_TO) | (watchesAttributes ? UInt32(IN_ATTRIB) : 0)
+    }
+
+    /// `IN_ATTRIB` on the watched directories while a node is waited for (a node appears before
+    /// udev gives it its group: the change of its attributes says when it can be opened), off
+    /// otherwise. A directory watched for its children's attributes makes the kernel look up
+    /// the watch on every read of every node in it (`fsnotify_parent`: a reference on the
+    /// directory taken and dropped per read), ours and every other program's reading input
+    /// devices — some 5,000 instructions per frame in the daemon (scripts/bench-lisgd ftrace).
+    /// When it turns on, the nodes waited for are tried once more: a change made before the
+    /// watch saw it would never be reported.
+    private func updateAttributeWatch() {
+        guard inotify >= 0 else { return }
+        // A node a selector matched that is gone (unplugged before it could be opened) is not waited for.
+        unopened = unopened.filter { access($0, F_OK) == 0 }
+        let wanted = !awaiting.isEmpty || !unopened.isEmpty
+        guard wanted != watchesAttributes else { return }
+        watchesAttributes = wanted
+        // The same directory again: the watch keeps its descriptor and takes the new events.
+        for directory in Set(watchedDirectories.values) { _ = inotify_add_watch(inotify, directory, directoryEvents) }
+        guard wanted else { return }
+        for path in awaiting.sorted() where reopen(path) {
+            diagnostics?("motionscript: \(path) is back; reading it again")
+        }
+        for node in unopened.sorted() { open(node) }
+        if awaiting.isEmpty && unopened.isEmpty { updateAttributeWatch() }
     }
 
     /// New nodes in a watched directory: devices a selector names, and paths waited for.
@@ -236,6 +281,7 @@ public final class LiveDeviceSet {
                 open(node)
             }
         }
+        updateAttributeWatch()
     }
 
     /// Input time now on the shared time line (nil before the first event).
@@ -259,9 +305,9 @@ public final class LiveDeviceSet {
         while true {
             if let frame = takeEarliest() { return .frame(frame) }
             if ending || (members.isEmpty && inotify < 0 && !waitsForDevices) { return .end(lastReason) }
-            if pollFDsAreStale { rebuildPollFDs() }
+            if pollFDsAreStale { try rebuildPollFDs() }
             let left = deadline.map { $0 - LiveEventReader.now() }
-            let ready = pollWait(&pollFDs, seconds: left)
+            let ready = readySet.wait(seconds: left)
             waits += 1
             if ready < 0 {
                 let e = errno
@@ -280,10 +326,13 @@ public final class LiveDeviceSet {
     /// True when a handler ran.
     private func dispatch() throws -> Bool {
         var ranHandler = false
-        // pollFDs and slots stay as they are until the next wait (changes only mark them stale).
-        for index in pollFDs.indices where pollFDs[index].revents != 0 {
-            let revents = pollFDs[index].revents
-            switch slots[index] {
+        // The wait's entries and slots stay as they are until the next wait (changes only mark
+        // them stale).
+        var k = 0
+        while k < readySet.ready.count {
+            let (index, revents) = readySet.ready[k]
+            k += 1
+            switch slots[Int(index)] {
             case .control:
                 if !ending { beginEnding("stopped") }
             case .hotplug:
@@ -294,11 +343,6 @@ public final class LiveDeviceSet {
             case .watcher(let token):
                 // A handler may have unwatched this one (or others) meanwhile.
                 guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
-                if revents & Int16(POLLNVAL) != 0 {
-                    unwatch(token)
-                    diagnostics?("motionscript: descriptor \(watcher.fd) was closed without being unwatched; no longer waited on")
-                    continue
-                }
                 ranHandler = true
                 try watcher.handler()
             }
@@ -311,7 +355,7 @@ public final class LiveDeviceSet {
         // Without reference counting: the member holds both while they are used.
         let result = try Unmanaged.passUnretained(members[i].device)._withUnsafeGuaranteedRef { device in
             try Unmanaged.passUnretained(members[i].queue)._withUnsafeGuaranteedRef { queue in
-                try device.read(into: queue, closed: revents & Int16(POLLNVAL) != 0)
+                try device.read(into: queue, closed: false)
             }
         }
         if case .end(let reason) = result { endMember(i, reason) }
@@ -389,6 +433,7 @@ public final class LiveDeviceSet {
             } else {
                 diagnostics?("motionscript: \(member.node): \(reason); its pointers are cancelled, waiting for it to come back")
             }
+            updateAttributeWatch()
             return
         }
         let goesOn = members.contains(where: { $0.byPath }) || (pathsOpened == 0 && inotify >= 0)
@@ -398,11 +443,11 @@ public final class LiveDeviceSet {
         }
     }
 
-    private func rebuildPollFDs() {
-        pollFDs.removeAll(keepingCapacity: true)
+    private func rebuildPollFDs() throws {
         slots.removeAll(keepingCapacity: true)
+        var entries: [(fd: Int32, events: Int16, data: UInt64)] = []
         func add(_ fd: Int32, _ events: Int16, _ slot: Slot) {
-            pollFDs.append(pollfd(fd: fd, events: events, revents: 0))
+            entries.append((fd, events, UInt64(slots.count)))
             slots.append(slot)
         }
         add(control.wakeFileDescriptor, Int16(POLLIN), .control)
@@ -412,6 +457,20 @@ public final class LiveDeviceSet {
         }
         for watcher in watchers { add(watcher.fd, watcher.events, .watcher(watcher.token)) }
         pollFDsAreStale = false
+        // A watched descriptor closed without being unwatched is found here, when the wait is
+        // set up (the kernel drops a closed descriptor from the ready list without a word).
+        for data in try readySet.reset(entries) {
+            switch slots[Int(data)] {
+            case .watcher(let token):
+                guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
+                unwatch(token)
+                diagnostics?("motionscript: descriptor \(watcher.fd) was closed without being unwatched; no longer waited on")
+            case .member(let i):
+                if i < members.count { endMember(i, "device closed") }
+            case .control, .hotplug:
+                continue
+            }
+        }
     }
 
     /// Ends input: every device still open ends, so its pointers are cancelled.
