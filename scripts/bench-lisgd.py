@@ -51,7 +51,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "liv
 import livecheck  # noqa: E402
 
 stamp, swipes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind", "perf", "icount")]
+only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind", "perf", "icount", "ftrace") and "=" not in w]
+# perf-period=NS and perf-sort=KEYS (perf report --sort) tune the `perf` mode.
+settings = dict(w.split("=", 1) for w in sys.argv[4:] if "=" in w)
 # `strace`: each process runs under `strace -f -c` instead (its CPU figures are then strace's):
 # system calls per frame, to see what a frame costs the kernel.
 trace = "strace" in sys.argv[4:]
@@ -59,6 +61,15 @@ counting = "callgrind" in sys.argv[4:]
 # `perf`: each process runs once under `perf record` (a software clock: TCG has no PMU), kernel
 # and user space, and the functions it spent its time in are printed: where a frame's time goes.
 profiling = "perf" in sys.argv[4:]
+# `ftrace`: the kernel's function_graph tracer on the process's threads, entries only (depth 1):
+# each system call, fault and interrupt the process's frames cost the kernel, inclusive.
+tracing = "ftrace" in sys.argv[4:]
+TRACEFS = "/sys/kernel/tracing"
+
+
+def ftrace_write(name, value):
+    with open(os.path.join(TRACEFS, name), "w") as f:
+        f.write(value)
 SMALL_SWIPES = 2
 CALLGRIND_FRAME_S = 0.024
 clock = lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
@@ -249,9 +260,20 @@ def session(name, command, swipes=swipes, wrap=None):
     idle_rate = (on_cpu(pid) - idle_cpu) / (clock() - idle_from)
     if wrap == "perf":  # attached for the swipes alone: start-up is not what a frame costs
         recorder = subprocess.Popen(["perf", "record", "-q", "-N", "-e", "cpu-clock", "-c",
-                                     os.environ.get("PERF_PERIOD_NS", "200000"), "-p", str(pid),
+                                     settings.get("perf-period", "200000"), "-p", str(pid),
                                      "-o", os.path.join(work, name + ".perf")], stderr=subprocess.DEVNULL)
         time.sleep(1.0)
+    if wrap == "ftrace":
+        ftrace_write("tracing_on", "0")
+        ftrace_write("current_tracer", "nop")
+        ftrace_write("trace", "")
+        ftrace_write("set_ftrace_pid", " ".join(os.listdir(f"/proc/{pid}/task")))
+        ftrace_write("max_graph_depth", settings.get("ftrace-depth", "2"))
+        ftrace_write("set_graph_function", settings.get("ftrace-function", ""))
+        # A call's time without the time the task slept in it (others ran meanwhile).
+        ftrace_write("options/sleep-time", "0")
+        ftrace_write("current_tracer", "function_graph")
+        ftrace_write("tracing_on", "1")
     began, cpu, kernel = clock(), on_cpu(pid), kernel_side(pid)
     latencies = []
     for s in range(swipes):
@@ -267,9 +289,25 @@ def session(name, command, swipes=swipes, wrap=None):
         time.sleep(0.05)
     took, cpu = clock() - began, on_cpu(pid) - cpu
     after = kernel_side(pid)
+    if wrap == "ftrace":
+        ftrace_write("tracing_on", "0")
+        totals = {}
+        with open(os.path.join(TRACEFS, "trace")) as f:
+            for line in f:
+                m = re.search(r"([0-9.]+) us\s+\|\s+(\S+)\(\);", line) or re.search(r"([0-9.]+) us\s+\|\s+\}\s+/\*\s+(\S+)\s+\*/", line)
+                if m:
+                    entry = totals.setdefault(m.group(2), [0, 0.0])
+                    entry[0] += 1
+                    entry[1] += float(m.group(1))
+        frames = swipes * FRAMES
+        print(f"  {name}: the kernel's entries per frame (count, ns inclusive), {frames} frames:")
+        for call, (n, us) in sorted(totals.items(), key=lambda kv: -kv[1][1])[:40]:
+            print(f"    {call:40s} {n / frames:6.2f} {us * 1000 / frames:9.0f}")
+        ftrace_write("current_tracer", "nop")
     if wrap == "perf":
         recorder.send_signal(2)
         recorder.wait(120)
+        traced_pids[name] = pid
     frames = swipes * FRAMES
     ticks = (after["utime"] - kernel["utime"]) + (after["stime"] - kernel["stime"])
     print(f"    {name}: per frame: {(after['voluntary'] - kernel['voluntary']) / frames:.2f} voluntary and "
@@ -325,6 +363,7 @@ def strace_total(folder, pid):
     return calls
 
 
+traced_pids = {}  # the process of each `perf` session
 syscalls_by_name = []  # of each strace session in turn: steady() prints the difference by name
 
 
@@ -344,16 +383,26 @@ def steady(name, wrap):
     return per_frame
 
 
+if tracing:
+    subprocess.run(["mount", "-t", "tracefs", "tracefs", TRACEFS], check=False)
+    ftrace_write("buffer_size_kb", "65536")
+    for name in configs:
+        session(name, configs[name], wrap="ftrace")
+    screen.close()
+    sys.exit(0)
+
 if profiling:
     for name in configs:
         per_frame, lat = session(name, configs[name], wrap="perf")
         print(f"{name}: {per_frame / 1000:.1f} us per frame under perf; where its threads spent it:")
-        report = subprocess.run(["perf", "report", "-i", os.path.join(work, name + ".perf"), "--stdio", "-q",
-                                 "--sort", "comm,dso,sym", "--percent-limit", "0.7"],
+        # The process's own threads (a launched command is a child: left out, as in the CPU row).
+        report = subprocess.run(["perf", "report", "-i", os.path.join(work, name + ".perf"), "--stdio", "-q", "-n",
+                                 "--pid", str(traced_pids[name]),
+                                 "--sort", settings.get("perf-sort", "dso,sym"), "--percent-limit", "0.7"],
                                 capture_output=True, text=True)
         print("\n".join(report.stdout.splitlines()[:70]) or report.stderr[-2000:])
         report = subprocess.run(["perf", "report", "-i", os.path.join(work, name + ".perf"), "--stdio", "-q",
-                                 "--sort", "comm,dso", "--percent-limit", "0.5"], capture_output=True, text=True)
+                                 "--sort", "comm,dso", "-n", "--percent-limit", "0.5"], capture_output=True, text=True)
         print(report.stdout)
     screen.close()
     sys.exit(0)

@@ -64,6 +64,11 @@ public final class LuaRuntime {
         self.output = output
         isSandboxed = sandbox
         mainState = L
+        // This thread's stack bounds, which the first callback checks (`hasStackLeft`), found now:
+        // on the main thread glibc reads them from /proc/self/maps (some 2 million instructions
+        // with Swift's libraries mapped), which at the first gesture delayed its action and was
+        // counted in the frames of the first swipe.
+        _ = ms_stacksize()
         gate = LuaCallGate(state: L)
         limiter.attach(L)
         ms_setowner(L, Unmanaged.passUnretained(self).toOpaque())

@@ -329,8 +329,8 @@ public final class LiveDeviceSet {
         // The wait's entries and slots stay as they are until the next wait (changes only mark
         // them stale).
         var k = 0
-        while k < readySet.ready.count {
-            let (index, revents) = readySet.ready[k]
+        while k < readySet.readyCount {
+            let (index, revents) = readySet.ready(k)
             k += 1
             switch slots[Int(index)] {
             case .control:

@@ -23,15 +23,11 @@ final class ReadySet {
     private var capacity: Int
     /// Entries (by their `data`) that epoll cannot watch (EPERM: regular files): always ready.
     private var alwaysReady: [(data: UInt64, events: UInt32)] = []
-    /// The last wait's ready entries: `data` and the poll(2) events (EPOLLIN and POLLIN, and
-    /// the others, have the same values).
-    private(set) var ready: [(data: UInt64, events: Int16)] = []
     private var noPwait2 = false
 
     init(capacity: Int = 32) {
         self.capacity = capacity
         events = .allocate(capacity: capacity)
-        ready.reserveCapacity(capacity)
     }
 
     deinit {
@@ -64,39 +60,55 @@ final class ReadySet {
             default: closed.append(entry.data)
             }
         }
-        if capacity < entries.count {
+        // Room for every entry, the kernel's and the always ready ones, and never none.
+        if capacity <= entries.count {
             events.deallocate()
-            capacity = entries.count
+            capacity = entries.count + 1
             events = .allocate(capacity: capacity)
         }
         return closed
     }
 
+    /// How many entries the last wait found ready (`ready(_:)` reads them).
+    private(set) var readyCount = 0
+
+    /// The last wait's `i`th ready entry: its `data` and poll(2) events (EPOLLIN and POLLIN,
+    /// and the others, have the same values), in the order of their `data`.
+    @inline(__always)
+    func ready(_ i: Int) -> (data: UInt64, events: Int16) {
+        (events[i].data.u64, Int16(truncatingIfNeeded: events[i].events))
+    }
+
+    /// The last wait's ready entries (for tests; `ready(_:)` reads one without an array).
+    var ready: [(data: UInt64, events: Int16)] { (0..<readyCount).map { ready($0) } }
+
     /// One wait of at most `seconds` (nil: no limit; the timeout kept to the nanosecond, as
-    /// `pollWait`'s); `ready` holds what is ready, in the order of their `data`. Returns the
-    /// number ready, 0 on timeout, -1 with errno set (EINTR: a signal).
+    /// `pollWait`'s); the ready entries stay in the kernel's buffer, in the order of their
+    /// `data`. Returns the number ready, 0 on timeout, -1 with errno set (EINTR: a signal).
     func wait(seconds: Double?) -> Int32 {
-        ready.removeAll(keepingCapacity: true)
-        var limit = seconds
-        if !alwaysReady.isEmpty { limit = 0 }
-        let count = waitOnce(events, Int32(capacity), limit)
+        readyCount = 0
+        let count = waitOnce(events, Int32(capacity - alwaysReady.count), alwaysReady.isEmpty ? seconds : 0)
         guard count >= 0 else { return count }
-        for i in 0..<Int(count) {
-            ready.append((events[i].data.u64, Int16(truncatingIfNeeded: events[i].events)))
+        var n = Int(count)
+        // Not in the kernel's list, so room for them after what it filled (`reset` sized it).
+        for entry in alwaysReady {
+            events[n].data.u64 = entry.data
+            events[n].events = entry.events & (EPOLLIN.rawValue | EPOLLOUT.rawValue)
+            n += 1
         }
-        for entry in alwaysReady { ready.append((entry.data, Int16(truncatingIfNeeded: entry.events & (EPOLLIN.rawValue | EPOLLOUT.rawValue)))) }
         // In the order they were given (the stop pipe first, then hotplug, devices, watchers):
         // what a wake-up acts on comes in the same order as with ppoll. A handful: no sort call.
-        if ready.count > 1 {
-            for i in 1..<ready.count {
-                var j = i
-                while j > 0 && ready[j - 1].data > ready[j].data {
-                    ready.swapAt(j - 1, j)
-                    j -= 1
-                }
+        var i = 1
+        while i < n {
+            var j = i
+            while j > 0 && events[j - 1].data.u64 > events[j].data.u64 {
+                swap(&events[j - 1], &events[j])
+                j -= 1
             }
+            i += 1
         }
-        return Int32(ready.count)
+        readyCount = n
+        return Int32(n)
     }
 
     private func waitOnce(_ buffer: UnsafeMutablePointer<epoll_event>, _ capacity: Int32, _ seconds: Double?) -> Int32 {
