@@ -5,16 +5,16 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit of each plugin call: its plugin's state is watched (`LuaRuntime.isWatched`),
-/// so its Lua code runs with no hook and this watchdog stops it at its limit, and it is the
-/// enforcer for code no Lua hook could reach. Each call into
-/// a plugin says which plugin runs now and until when (`enterCall`/`leave`: atomic stores, no
-/// lock, no clock read of its own); the first call arms the thread's watch, which then goes on
-/// from frame to frame while calls keep coming (no lock or system call per frame): at the
-/// shortest limit after a call began the thread looks which call runs and waits for that
-/// call's own limit, and a look that finds no call running ends the watch until the next call. At it, it stops that plugin's state
-/// (`LuaStateLimiter`: a signal to the host's thread hooks the plugin's running Lua code, which
-/// raises at its next instruction, and only that plugin is disabled).
+/// The time limit of each plugin call. The plugin's state is watched (`LuaRuntime.isWatched`):
+/// its Lua code runs with no hook, and this watchdog stops it at its limit; it is also the
+/// enforcer for code no Lua hook could reach. Each call into a plugin says which plugin runs now
+/// and until when (`enterCall`/`leave`: atomic stores, no lock, no clock read of its own). The
+/// first call arms the thread's watch, which goes on from frame to frame while calls keep coming
+/// (no lock or system call per frame); a look that finds no call running ends it until the next
+/// call. At the shortest limit after a call began the thread looks which call runs and waits for
+/// that call's own limit; at it, it stops that plugin's state (`LuaStateLimiter`: a signal to the
+/// host's thread hooks the plugin's running Lua code, which raises at its next instruction, and
+/// only that plugin is disabled).
 /// The library's own loops in C (pattern matching, the table functions, `load`) check the limit
 /// themselves (CLuaShimBounded.h) and a plugin opens no file that could block (`RegularFiles`),
 /// so the rest is a last resort: a call still blocked `grace` seconds later is stuck outside
@@ -43,10 +43,10 @@ public final class PluginWatchdog: Sendable {
 
     /// The call running now, published by the host's thread for the watchdog's.
     final class Board: Sendable {
-        /// The call running now in one word: its limit in 1/65,536 s (rounded up: some 15 µs, so
-        /// the thread stops a call that close to its limit) in the high 47 bits, whether its state may be stopped (not during a load: the state is not
-        /// the plugin's yet) in the next bit, its plugin's slot in the low 16 bits; `none`
-        /// between calls.
+        /// The call running now in one word: its limit in 1/65,536 s (rounded up: some 15 µs
+        /// late at most) in the high 47 bits, whether its state may be stopped (not during a
+        /// load: the state is not the plugin's yet) in the next bit, its plugin's slot in the
+        /// low 16 bits; `none` between calls.
         let current = Atomic<UInt64>(Board.none)
         static let none = UInt64.max
         let entries = Mutex<[Entry?]>([])
@@ -138,14 +138,6 @@ public final class PluginWatchdog: Sendable {
         let shortest = Double(bitPattern: shortestBits.load(ordering: .relaxed))
         let step = shortest > 0 ? min(shortest, limit - start) : limit - start
         timer.watchCalls(firstLookAt: start + step, step: step)
-    }
-
-    /// Calls into plugins begin, the first at `start`; each call has a limit of at least
-    /// `shortest` seconds (arms the watch at once: a host's calls arm it themselves, `enterCall`).
-    func beginCalls(at start: Double, shortest: Double) {
-        guard shortest > 0 else { return }
-        board.current.store(Board.none, ordering: .releasing)
-        timer.armCalls(at: start + shortest, step: shortest)
     }
 
     func endCalls() {

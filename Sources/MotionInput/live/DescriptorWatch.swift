@@ -30,7 +30,7 @@ extension LiveDeviceSet {
         let token = WatchToken(id: nextToken)
         nextToken += 1
         watchers.append(Watcher(token: token, fd: fd, events: events, handler: onReadable))
-        pollFDsAreStale = true
+        waitIsStale = true
         return token
     }
 
@@ -38,7 +38,7 @@ extension LiveDeviceSet {
     public func unwatch(_ token: WatchToken) {
         guard let index = watchers.firstIndex(where: { $0.token == token }) else { return }
         watchers.remove(at: index)
-        pollFDsAreStale = true
+        waitIsStale = true
     }
 
     /// The descriptors watched now.

@@ -181,10 +181,10 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         return nil
     }
 
-    /// One read of the source (`reader.fill()`; none when `closed`: the descriptor is gone) and
-    /// every frame the events read complete, into `queue` (for `LiveDeviceSet`).
-    func read(into queue: FrameQueue, closed: Bool) throws -> LiveEventReader.Fill {
-        let result = closed ? .end("device closed") : try reader.fill()
+    /// One read of the source (`reader.fill()`) and every frame the events read complete, into
+    /// `queue` (for `LiveDeviceSet`).
+    func read(into queue: FrameQueue) throws -> LiveEventReader.Fill {
+        let result = try reader.fill()
         // As `bufferedFrame()` in a loop, in one pass over the events.
         guard !ended else { return result }
         while let event = reader.nextBuffered() {

@@ -92,7 +92,7 @@ public final class LiveDeviceSet {
     /// What each entry of the wait is (its `data` is the index here).
     private enum Slot { case control, hotplug, member(Int), watcher(WatchToken) }
     private var slots: [Slot] = []
-    var pollFDsAreStale = true
+    var waitIsStale = true
 
     public static let inputDirectory = "/dev/input"
 
@@ -172,7 +172,7 @@ public final class LiveDeviceSet {
         // nothing in it (and copies nothing) unless an id or the time line must change.
         device.pointerDevice = member.tag
         members.append(member)
-        pollFDsAreStale = true
+        waitIsStale = true
     }
 
     /// Opens a device a selector matched (present at start or plugged in); failures are said, not fatal.
@@ -305,7 +305,7 @@ public final class LiveDeviceSet {
         while true {
             if let frame = takeEarliest() { return .frame(frame) }
             if ending || (members.isEmpty && inotify < 0 && !waitsForDevices) { return .end(lastReason) }
-            if pollFDsAreStale { try rebuildPollFDs() }
+            if waitIsStale { try setUpWait() }
             let left = deadline.map { $0 - LiveEventReader.now() }
             let ready = readySet.wait(seconds: left)
             waits += 1
@@ -330,7 +330,7 @@ public final class LiveDeviceSet {
         // them stale).
         var k = 0
         while k < readySet.readyCount {
-            let (index, revents) = readySet.ready(k)
+            let index = readySet.ready(k).data
             k += 1
             switch slots[Int(index)] {
             case .control:
@@ -339,7 +339,7 @@ public final class LiveDeviceSet {
                 checkHotplug()
             case .member(let i):
                 guard i < members.count else { continue }
-                try read(member: i, revents: revents)
+                try read(member: i)
             case .watcher(let token):
                 // A handler may have unwatched this one (or others) meanwhile.
                 guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
@@ -351,11 +351,11 @@ public final class LiveDeviceSet {
     }
 
     /// One read of a device the wait said is ready, and the frames it completes.
-    private func read(member i: Int, revents: Int16) throws {
+    private func read(member i: Int) throws {
         // Without reference counting: the member holds both while they are used.
         let result = try Unmanaged.passUnretained(members[i].device)._withUnsafeGuaranteedRef { device in
             try Unmanaged.passUnretained(members[i].queue)._withUnsafeGuaranteedRef { queue in
-                try device.read(into: queue, closed: false)
+                try device.read(into: queue)
             }
         }
         if case .end(let reason) = result { endMember(i, reason) }
@@ -365,7 +365,7 @@ public final class LiveDeviceSet {
         guard members[i].endReason == nil else { return }
         members[i].endReason = reason
         if let cancel = members[i].device.end(reason) { members[i].queue.append(cancel) }
-        pollFDsAreStale = true
+        waitIsStale = true
     }
 
     /// The queued frame with the earliest timestamp (ties: the first device), tagged; members
@@ -416,7 +416,7 @@ public final class LiveDeviceSet {
     /// back.
     private func remove(member i: Int) {
         let member = members.remove(at: i)
-        pollFDsAreStale = true
+        waitIsStale = true
         member.device.close()
         let reason = member.endReason ?? lastReason
         guard !ending else { return }
@@ -443,7 +443,7 @@ public final class LiveDeviceSet {
         }
     }
 
-    private func rebuildPollFDs() throws {
+    private func setUpWait() throws {
         slots.removeAll(keepingCapacity: true)
         var entries: [(fd: Int32, events: Int16, data: UInt64)] = []
         func add(_ fd: Int32, _ events: Int16, _ slot: Slot) {
@@ -456,7 +456,7 @@ public final class LiveDeviceSet {
             add(member.device.reader.fileDescriptor, Int16(POLLIN), .member(i))
         }
         for watcher in watchers { add(watcher.fd, watcher.events, .watcher(watcher.token)) }
-        pollFDsAreStale = false
+        waitIsStale = false
         // A watched descriptor closed without being unwatched is found here, when the wait is
         // set up (the kernel drops a closed descriptor from the ready list without a word).
         for data in try readySet.reset(entries) {
