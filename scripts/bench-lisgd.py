@@ -21,7 +21,17 @@ Each as a ratio to lisgd. A swipe whose command does not run within 2 s fails th
 `icount` (scripts/bench-lisgd sets LIVE_ICOUNT: the VM's clock counts instructions, one CPU): the
 rows above, where CPU per frame is instructions executed on the process's threads, kernel and user
 space (1 ns each), whatever load this machine has. Each session also prints what the kernel did
-per frame (context switches, page faults, threads, the system share of its clock ticks).
+per frame (context switches, page faults, moves to another CPU, threads, the system share of its
+clock ticks). With more than one round, each round's ratios to that round's lisgd are printed too
+(paired: the processes of a round share its load).
+
+`pin=N`: each process measured runs on CPU N of the VM's two and the harness on the other, as a
+real touchscreen's frames come from an interrupt rather than from a process on the same CPU. On
+TCG's clock a switch of address space (the harness's, then the process's) flushes QEMU's
+translation caches, and what the process then pays for its frame grows with the code and data it
+touches, not with the instructions it runs.
+
+`pages` (instead): the pages each process touches per frame, by mapping.
 
 `perf` (instead): each process once, `perf record` attached for the swipes (a software clock: TCG
 has no PMU), and where its time went, by function and by library (the kernel's own included).
@@ -51,7 +61,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "liv
 import livecheck  # noqa: E402
 
 stamp, swipes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind", "perf", "icount", "ftrace") and "=" not in w]
+only = [w for w in sys.argv[4:] if w not in ("strace", "callgrind", "perf", "icount", "ftrace", "pages") and "=" not in w]
 # perf-period=NS and perf-sort=KEYS (perf report --sort) tune the `perf` mode.
 settings = dict(w.split("=", 1) for w in sys.argv[4:] if "=" in w)
 # `strace`: each process runs under `strace -f -c` instead (its CPU figures are then strace's):
@@ -65,6 +75,30 @@ profiling = "perf" in sys.argv[4:]
 # each system call, fault and interrupt the process's frames cost the kernel, inclusive.
 tracing = "ftrace" in sys.argv[4:]
 TRACEFS = "/sys/kernel/tracing"
+# `pages` (instead): the memory pages each process touches per frame, by mapping (its page-table
+# entries' accessed bits, cleared through /proc/PID/clear_refs before a frame and counted in
+# /proc/PID/smaps after it): its footprint. Under TCG each page a process touches after a switch
+# of address space costs a walk of the emulated page tables (QEMU's TLB is flushed then), a cost
+# no instruction count sees.
+# pin=N: every process measured runs on CPU N, the harness on the others (see session()).
+paging = "pages" in sys.argv[4:]
+touched = {}  # mapping -> pages touched, summed over the measured frames of the current session
+
+
+def referenced(pid):
+    """Pages of each mapping of pid whose accessed bit is set (smaps' Referenced, 4 kB pages)."""
+    out, name = {}, None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            fields = line.split()
+            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                name = fields[5] if len(fields) > 5 else "[anonymous]"
+                name = os.path.basename(name) if name.startswith("/") else name
+                perms = fields[1]
+                name = f"{name} ({'code' if 'x' in perms else 'data'})"
+            elif fields and fields[0] == "Referenced:" and fields[1] != "0":
+                out[name] = out.get(name, 0) + int(fields[1]) // 4
+    return out
 
 
 def ftrace_write(name, value):
@@ -164,6 +198,11 @@ def kernel_side(pid):
                     elif line.startswith("nonvoluntary_ctxt_switches:"):
                         out["involuntary"] += int(line.split()[1])
             out["threads"] += 1
+            # Moves from one CPU to another (CONFIG_SCHED_DEBUG): a moved thread starts cold.
+            with open(f"/proc/{pid}/task/{task}/sched") as f:
+                for line in f:
+                    if line.startswith("se.nr_migrations"):
+                        out["migrations"] = out.get("migrations", 0) + int(line.split()[-1])
         except (OSError, ValueError):
             pass
     with open(f"/proc/{pid}/stat") as f:
@@ -210,13 +249,25 @@ def until(t):
         time.sleep(left)
 
 
-def one_swipe(y):
-    """A one-finger swipe to the right; returns the time read just before its lift frame."""
+def one_swipe(y, pid=None):
+    """A one-finger swipe to the right; returns the time read just before its lift frame.
+    pid (`pages`): the pages that process touches for each of the moves 10-19 are added to
+    `touched` (its accessed bits cleared before each, counted when the next is due)."""
     t = clock()
     screen.touch(0, 1, 300, y)
     screen.syn()
     for i in range(1, FRAMES - 1):
         until(t + i * frame_s)
+        if pid and 11 <= i <= 20:
+            for mapping, n in referenced(pid).items():
+                touched[mapping] = touched.get(mapping, 0) + n
+        if pid and 10 <= i <= 19:
+            # 1 clears the accessed bits; 4 (soft-dirty) then flushes the process's TLB, without
+            # which a page whose translation is still cached is touched without the bit being set
+            # again (its cost: a write fault on each page the frame writes to).
+            for what in ("1", "4"):
+                with open(f"/proc/{pid}/clear_refs", "w") as f:
+                    f.write(what)
         screen.move(0, 300 + 20 * i, y)
         screen.syn()
     until(t + (FRAMES - 1) * frame_s)
@@ -242,7 +293,13 @@ def session(name, command, swipes=swipes, wrap=None):
     elif wrap == "callgrind":  # valgrind runs the program in its own process (same pid); children untraced
         command = ["valgrind", "--tool=callgrind", "--trace-children=no", "--vgdb=no",
                    f"--callgrind-out-file={os.path.join(work, name + '.callgrind')}", *command]
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    # pin=N: the process on CPU N and the harness on the others (a CPU that runs nothing else
+    # between frames keeps the process's translations warm: what TCG's per-frame cost hangs on).
+    pin = {int(settings["pin"])} if "pin" in settings else None
+    if pin:
+        os.sched_setaffinity(0, set(range(os.cpu_count())) - pin)
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                            preexec_fn=(lambda: os.sched_setaffinity(0, pin)) if pin else None)
     deadline = clock() + (900 if wrap == "callgrind" else 120)
     pid = proc.pid
     while not has_open(pid, node):
@@ -277,7 +334,7 @@ def session(name, command, swipes=swipes, wrap=None):
     began, cpu, kernel = clock(), on_cpu(pid), kernel_side(pid)
     latencies = []
     for s in range(swipes):
-        lifted = one_swipe(300 + (s % 5) * 100)
+        lifted = one_swipe(300 + (s % 5) * 100, pid if wrap == "pages" else None)
         limit = 60.0 if counting else 2.0
         wait = clock() + limit
         while stamp_count() < s + 1:
@@ -312,7 +369,8 @@ def session(name, command, swipes=swipes, wrap=None):
     ticks = (after["utime"] - kernel["utime"]) + (after["stime"] - kernel["stime"])
     print(f"    {name}: per frame: {(after['voluntary'] - kernel['voluntary']) / frames:.2f} voluntary and "
           f"{(after['involuntary'] - kernel['involuntary']) / frames:.2f} involuntary context switches, "
-          f"{(after['minflt'] - kernel['minflt']) / frames:.2f} minor faults; {after['threads']} threads; "
+          f"{(after['minflt'] - kernel['minflt']) / frames:.2f} minor faults, "
+          f"{(after.get('migrations', 0) - kernel.get('migrations', 0)) / frames:.2f} moves to another CPU; {after['threads']} threads; "
           f"system {100 * (after['stime'] - kernel['stime']) / max(ticks, 1):.0f} % of {ticks} ticks", file=sys.stderr)
     if stamp_count() != swipes:
         livecheck.fail(f"{name}: {stamp_count()} commands for {swipes} swipes")
@@ -391,6 +449,19 @@ if tracing:
     screen.close()
     sys.exit(0)
 
+if paging:
+    for name in configs:
+        touched.clear()
+        session(name, configs[name], wrap="pages")
+        frames = swipes * 10
+        total = sum(touched.values()) / frames
+        print(f"  {name}: {total:.1f} pages touched per frame (moves 10-19 of {swipes} swipes), by mapping:")
+        for mapping, n in sorted(touched.items(), key=lambda kv: -kv[1]):
+            if n / frames >= 0.5:
+                print(f"    {mapping:48s} {n / frames:6.1f}")
+    screen.close()
+    sys.exit(0)
+
 if profiling:
     for name in configs:
         per_frame, lat = session(name, configs[name], wrap="perf")
@@ -452,4 +523,13 @@ for name in configs:
 if "daemon10" in configs and "daemon1" in configs:
     d1, d10 = statistics.median(cpu["daemon1"]), statistics.median(cpu["daemon10"])
     print(f"  {'daemon, 10 plugins against 1, CPU per frame':46s} {d10 / d1:8.2f}x (target < 3)")
+if rounds > 1:
+    # Each round's processes ran one after the other on the same machine: their ratios within a
+    # round share its load, which the medians above do not pair (on TCG's clock rounds vary +-40 %).
+    print(f"  CPU per frame, each round's ratio to that round's lisgd (median; rounds below 1):")
+    for name in configs:
+        if name != "lisgd":
+            paired = [c / l for c, l in zip(cpu[name], cpu["lisgd"])]
+            print(f"    {labels[name]:44s} {statistics.median(paired):5.2f}x  "
+                  f"({sum(r < 1 for r in paired)} of {rounds}: {' '.join(f'{r:.2f}' for r in paired)})")
 screen.close()
