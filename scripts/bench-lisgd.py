@@ -71,7 +71,11 @@ counting = "callgrind" in sys.argv[4:]
 # `perf`: each process runs once under `perf record` (a software clock: TCG has no PMU), kernel
 # and user space, and the functions it spent its time in are printed: where a frame's time goes.
 profiling = "perf" in sys.argv[4:]
-# `ftrace`: the kernel's function_graph tracer on the process's threads, entries only (depth 1):
+# `ftrace`: with `icount` (one CPU). On TCG's two CPUs the VM's kernel (Debian's 6.1) now and then
+# dies while the tracer is on (a BUG in its NMI entry, "Fatal exception in interrupt"), and the VM
+# then reports nothing: 1 of 4 runs of `10 1 run ftrace` printed the panic, 3 others hung until
+# the VM's time-out.
+# The kernel's function_graph tracer on the process's threads, entries only (depth 1):
 # each system call, fault and interrupt the process's frames cost the kernel, inclusive.
 tracing = "ftrace" in sys.argv[4:]
 TRACEFS = "/sys/kernel/tracing"
