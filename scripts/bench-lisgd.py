@@ -300,6 +300,9 @@ def session(name, command, swipes=swipes, wrap=None):
     # pin=N: the process on CPU N and the harness on the others (a CPU that runs nothing else
     # between frames keeps the process's translations warm: what TCG's per-frame cost hangs on).
     pin = {int(settings["pin"])} if "pin" in settings else None
+    if pin and (max(pin) >= os.cpu_count() or os.cpu_count() < 2):
+        livecheck.fail(f"pin={settings['pin']}: names a CPU of the VM's {os.cpu_count()} (0 to {os.cpu_count() - 1}), "
+                       "the harness taking another: two at least (icount's VM has one)")
     if pin:
         os.sched_setaffinity(0, set(range(os.cpu_count())) - pin)
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
