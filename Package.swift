@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // libxcb (Debian: libxcb1-dev), for the X11 focus provider: a header, no code.
         .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
+        // sd-bus from libsystemd (Debian: libsystemd-dev), for the KWin and GNOME Shell focus
+        // providers' session bus: a header, no code.
+        .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Pure-Swift streams core: no Lua, no I/O.
         .target(name: "MotionStreams", swiftSettings: libraryHotPath),
         // Pointer model, elements, recognizers, gesture sources and operators.
@@ -55,8 +58,8 @@ let package = Package(
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
-        // The focused application from the desktop (sway/i3, Hyprland, X11), for `apps =`.
-        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB"]),
+        // The focused application from the desktop (sway/i3, Hyprland, X11, KWin, GNOME Shell), for `apps =`.
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CSDBus"]),
         // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
         // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
         // a config folder for the daemon and one script for `run`.
@@ -90,7 +93,7 @@ let package = Package(
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
+        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CSDBus"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),

@@ -42,7 +42,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "The focused application for every plugin (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, DISPLAY).")
     var appProvider: String?
 
     @Flag(help: "Live input: a desktop notification (notify-send) when a plugin fails or is disabled, at most one a plugin a minute.")
@@ -60,7 +60,7 @@ struct DaemonCommand: ParsableCommand {
         if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+                throw ValidationError("--app-provider must be sway, hyprland, kwin, gnome, x11 or none, got \(appProvider)")
             }
             if events != nil { throw ValidationError("--app-provider is for live input (a replay's focused application comes from its app lines or --app)") }
             if app != nil { throw ValidationError("use --app or --app-provider, not both") }
