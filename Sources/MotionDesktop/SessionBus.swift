@@ -12,7 +12,7 @@ import CSDBus
 /// sd-bus calls back into C function pointers; each handler is a Swift closure boxed and kept
 /// here until the connection closes (a handler's message is valid only while it runs).
 final class SessionBus {
-    private let bus: OpaquePointer
+    let bus: OpaquePointer
     private var handlers: [HandlerBox] = []
 
     /// Connects (`address`: a D-Bus address; nil: the user's session bus, as
@@ -94,10 +94,17 @@ final class SessionBus {
     /// Serves the object at `path`: every method call to it goes to `handler`, which returns
     /// whether it handled the call (it is then answered with an empty reply).
     func serve(path: String, handler: @escaping (BusMessage) -> Bool) throws {
+        try serve(path: path) { message in handler(message) ? [] : nil }
+    }
+
+    /// Serves the object at `path`: `handler` returns the reply's values, nil for a call it
+    /// does not handle.
+    func serve(path: String, replying handler: @escaping (BusMessage) -> [BusValue]?) throws {
         let box = HandlerBox { [unowned self] message in
-            guard handler(BusMessage(message)) else { return 0 }
+            guard let values = handler(BusMessage(message)) else { return 0 }
             var reply: OpaquePointer?
             if sd_bus_message_new_method_return(message, &reply) >= 0, let reply {
+                for value in values { value.append(to: reply) }
                 sd_bus_send(self.bus, reply, nil)
                 sd_bus_message_unref(reply)
             }
@@ -157,6 +164,25 @@ final class SessionBus {
 
     static func errorText(_ status: Int32) -> String {
         String(cString: strerror(-status))
+    }
+}
+
+/// A value of a reply `serve` sends.
+enum BusValue {
+    case string(String)
+    case int32(Int32)
+    case bool(Bool)
+
+    func append(to message: OpaquePointer) {
+        switch self {
+        case .string(let text):
+            _ = text.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        case .int32(var value):
+            _ = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &value)
+        case .bool(let flag):
+            var value: Int32 = flag ? 1 : 0
+            _ = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &value)
+        }
     }
 }
 
