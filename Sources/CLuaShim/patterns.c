@@ -5,7 +5,7 @@
  * limit passed, the host stopped it or the process was interrupted, and raises from here if so.
  * Stock matching is plain C that the count hook never reaches: a pattern such as
  * ("a-"):rep(40).."b" on a long subject runs for hours, and only ending the process stopped it
- * (README "Limits", docs/daemon.md). See CLuaShimBounded.h.
+ * (docs/daemon.md, "Limits"). See CLuaShimBounded.h.
  *
  * The code below, from lstrlib.c, is:
  *
