@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The time limit cannot be caught from Lua (README, reliability table): a script that wraps its
+/// The time limit cannot be caught from Lua (docs/reliability.md): a script that wraps its
 /// work in pcall (or coroutines) is stopped at its limit and the run fails, where it used to
 /// swallow each timeout, finish its loop and pass.
 @Suite(.timeLimit(.minutes(5))) struct TimeLimitRunTests {

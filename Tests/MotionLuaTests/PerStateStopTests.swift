@@ -6,7 +6,7 @@ import MotionStreams
 @testable import MotionLua
 import Testing
 
-/// Interruption and time limits are per Lua state (README, "Time limits and interruption"):
+/// Interruption and time limits are per Lua state (docs/reference.md, "Errors and exit codes"):
 /// the host can stop one state — its time limit, or `interrupt(reason:)` — and every other
 /// state on the same thread runs on; a signal still stops them all.
 @Suite(.timeLimit(.minutes(5))) struct PerStateStopTests {

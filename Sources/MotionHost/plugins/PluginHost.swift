@@ -10,7 +10,7 @@ import MotionLua
 /// `PluginControl` is the surface a control server calls.
 ///
 /// `motionscript run SCRIPT` is the host's one-plugin case (`PluginHost.forScript`, README
-/// "run and daemon"): the same plugin, calls, time limits and watchdog, under `run`'s policy
+/// "`run`: one script"): the same plugin, calls, time limits and watchdog, under `run`'s policy
 /// (`HostPolicy`) — the script's library and arguments as `run` gives them, its lines untagged
 /// and no lifecycle lines, a callback error reported and that callback switched off, and the
 /// first error that stops the script ending the run (`OneScript` throws it to the run's loop).
