@@ -96,7 +96,7 @@ private func destination(in script: String) -> String? {
     return String(script[start..<end])
 }
 
-@Suite struct DBusFocusTests {
+@Suite(.timeLimit(.minutes(1))) struct DBusFocusTests {
     @Test func theKWinArgumentsMakeTheApp() {
         let app = KWinScript.app(from: ["org.kde.dolphin", "dolphin", "org.kde.dolphin", "Home — Dolphin", "4242"])
         #expect(app == .some(AppInfo(id: "org.kde.dolphin", className: "org.kde.dolphin", instance: "dolphin", title: "Home — Dolphin", pid: 4242)))
