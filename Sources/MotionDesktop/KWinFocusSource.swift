@@ -3,7 +3,7 @@ import MotionGestures
 
 /// KDE Plasma (KWin 5.27 and 6) over the session bus: KWin tells the focused window only to
 /// its scripts, so the provider loads one (`KWinScript`) through `org.kde.KWin /Scripting
-/// loadScript`, runs it (`/Scripting/Script<id>` on KWin 6, `/<id>` on 5), and the script
+/// loadScript`, runs it (`/Scripting/Script<id>` on KWin 6, `/<id>` on 5, then `start`), and the script
 /// calls `Activated` on this connection at every activation and title change. The script is
 /// unloaded when the provider disconnects. KWin missing from the bus, or leaving it (a
 /// restart), is said once and waited for: the script is loaded again when KWin is back.
@@ -147,6 +147,12 @@ public final class KWinFocusSource: FocusSource {
                     run(bus: bus, paths: Array(paths.dropFirst()), errors: errors + ["\(path): \(error.name)"])
                     return
                 }
+                // KWin 5.27 numbers a script by the count of scripts loaded, so a number can
+                // be one an unloaded script (not yet destroyed) or another running script still
+                // holds, and `run` at its path then runs that one. `start` runs every loaded
+                // script not yet running: this one whatever its path did (seen in test-desktop:
+                // a script run at a reused number now and then did nothing).
+                bus.send(Self.service, "/Scripting", "org.kde.kwin.Scripting", "start")
                 state = .running
                 // KWin read the file when it ran the script.
                 removeScriptFile()

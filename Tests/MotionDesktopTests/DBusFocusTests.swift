@@ -60,6 +60,7 @@ private final class FakeKWin {
     var loaded: [(file: String, text: String, plugin: String)] = []
     var unloaded: [String] = []
     var runs = 0
+    var starts = 0
 
     init(address: String, kwin6: Bool) throws {
         bus = try SessionBus(address: address)
@@ -73,6 +74,9 @@ private final class FakeKWin {
             case "unloadScript":
                 unloaded.append(arguments[0])
                 return [.bool(true)]
+            case "start":
+                starts += 1
+                return []
             default: return nil
             }
         }
@@ -123,7 +127,7 @@ private func destination(in script: String) -> String? {
         try source.connect()
         var changes: [AppInfo?] = []
         let sourceBus = { [source] in try source.read() }
-        try pump([kwin.bus]) { changes += try sourceBus(); return kwin.runs == 1 }
+        try pump([kwin.bus]) { changes += try sourceBus(); return kwin.runs == 1 && kwin.starts == 1 }
         #expect(kwin.loaded.count == 1)
         let script = try #require(kwin.loaded.first)
         #expect(script.plugin.hasPrefix("motionscript-focus-"))
