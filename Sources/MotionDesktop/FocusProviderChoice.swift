@@ -23,7 +23,11 @@ public enum FocusProviderChoice {
 
     /// The provider to use and why, with its source (nil: none); a failure when a forced
     /// provider cannot be made (its variables are missing, or it is not built).
-    public static func choose(forced: String?, environment: [String: String]) -> Result<FocusChoice, FocusError> {
+    /// - Parameter answers: whether a name has an owner on the session bus, for entries that ask
+    ///   (an X11 session of KDE or GNOME); nil: `FocusProvider.sessionBusAnswers`. Tests inject one.
+    public static func choose(forced: String?, environment: [String: String],
+                              answers: ((String) -> Bool)? = nil) -> Result<FocusChoice, FocusError> {
+        let session = FocusEnvironment(variables: environment, answers: answers ?? FocusProvider.sessionBusAnswers)
         switch forced {
         case "none"?:
             return .success(FocusChoice(source: nil, provider: "none", reason: "--app-provider none"))
@@ -31,11 +35,11 @@ public enum FocusProviderChoice {
             guard let provider = provider(named: name) else {
                 return .failure(FocusError("unknown app provider \(name) (\(namesText))"))
             }
-            return provider.make(environment).map { FocusChoice(source: $0, provider: provider.name, reason: "--app-provider \(name)") }
+            return provider.make(session).map { FocusChoice(source: $0, provider: provider.name, reason: "--app-provider \(name)") }
         case nil:
             for provider in providers {
-                guard let reason = provider.detect(environment) else { continue }
-                switch provider.make(environment) {
+                guard let reason = provider.detect(session) else { continue }
+                switch provider.make(session) {
                 case .success(let source): return .success(FocusChoice(source: source, provider: provider.name, reason: reason))
                 // Pointed at but not usable (not built yet): the next one may be.
                 case .failure: continue
@@ -48,8 +52,9 @@ public enum FocusProviderChoice {
     }
 
     /// The source alone (nil: none): `choose` without the reason.
-    public static func source(forced: String?, environment: [String: String]) -> Result<FocusSource?, FocusError> {
-        choose(forced: forced, environment: environment).map(\.source)
+    public static func source(forced: String?, environment: [String: String],
+                              answers: ((String) -> Bool)? = nil) -> Result<FocusSource?, FocusError> {
+        choose(forced: forced, environment: environment, answers: answers).map(\.source)
     }
 }
 
@@ -84,13 +89,13 @@ public struct FocusProvider: Sendable {
     /// The environment variable whose presence selects it, for the message when none is set.
     public let variable: String?
     /// Why the environment points at this provider (`SWAYSOCK is set`), or nil when it does not.
-    public let detect: @Sendable ([String: String]) -> String?
+    public let detect: @Sendable (FocusEnvironment) -> String?
     /// Its source, made from the environment; a failure says what is missing.
-    public let make: @Sendable ([String: String]) -> Result<FocusSource, FocusError>
+    public let make: @Sendable (FocusEnvironment) -> Result<FocusSource, FocusError>
 
     public init(name: String, aliases: [String] = [], variable: String?,
-                detect: @escaping @Sendable ([String: String]) -> String?,
-                make: @escaping @Sendable ([String: String]) -> Result<FocusSource, FocusError>) {
+                detect: @escaping @Sendable (FocusEnvironment) -> String?,
+                make: @escaping @Sendable (FocusEnvironment) -> Result<FocusSource, FocusError>) {
         self.name = name
         self.aliases = aliases
         self.variable = variable
@@ -98,14 +103,27 @@ public struct FocusProvider: Sendable {
         self.make = make
     }
 
+}
+
+/// What a provider's entry decides from: the process's environment variables, and whether a
+/// name has an owner on the session bus (asked only by entries that need it).
+public struct FocusEnvironment {
+    public let variables: [String: String]
+    public let answers: (String) -> Bool
+
+    public init(variables: [String: String], answers: @escaping (String) -> Bool) {
+        self.variables = variables
+        self.answers = answers
+    }
+
     /// The value of a variable when set and not empty.
-    public static func value(_ name: String, in environment: [String: String]) -> String? {
-        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    public func value(_ name: String) -> String? {
+        variables[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Whether `XDG_CURRENT_DESKTOP` (a colon-separated list) names `desktop` (case-insensitive).
-    public static func currentDesktop(_ environment: [String: String], is desktop: String) -> Bool {
-        (value("XDG_CURRENT_DESKTOP", in: environment) ?? "").split(separator: ":").contains { $0.lowercased() == desktop.lowercased() }
+    public func currentDesktop(is desktop: String) -> Bool {
+        (value("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").contains { $0.lowercased() == desktop.lowercased() }
     }
 }
 
@@ -113,11 +131,11 @@ extension FocusProvider {
     public static let sway = FocusProvider(
         name: "sway", aliases: ["i3"], variable: "SWAYSOCK",
         detect: { env in
-            if value("SWAYSOCK", in: env) != nil { return "SWAYSOCK is set" }
-            return value("I3SOCK", in: env) != nil ? "I3SOCK is set" : nil
+            if env.value("SWAYSOCK") != nil { return "SWAYSOCK is set" }
+            return env.value("I3SOCK") != nil ? "I3SOCK is set" : nil
         },
         make: { env in
-            guard let socket = value("SWAYSOCK", in: env) ?? value("I3SOCK", in: env) else {
+            guard let socket = env.value("SWAYSOCK") ?? env.value("I3SOCK") else {
                 return .failure(FocusError("--app-provider sway needs SWAYSOCK (or I3SOCK) set"))
             }
             return .success(SwayFocusSource(path: socket))
@@ -125,12 +143,12 @@ extension FocusProvider {
 
     public static let hyprland = FocusProvider(
         name: "hyprland", variable: "HYPRLAND_INSTANCE_SIGNATURE",
-        detect: { env in value("HYPRLAND_INSTANCE_SIGNATURE", in: env) != nil ? "HYPRLAND_INSTANCE_SIGNATURE is set" : nil },
+        detect: { env in env.value("HYPRLAND_INSTANCE_SIGNATURE") != nil ? "HYPRLAND_INSTANCE_SIGNATURE is set" : nil },
         make: { env in
-            guard let signature = value("HYPRLAND_INSTANCE_SIGNATURE", in: env) else {
+            guard let signature = env.value("HYPRLAND_INSTANCE_SIGNATURE") else {
                 return .failure(FocusError("--app-provider hyprland needs HYPRLAND_INSTANCE_SIGNATURE set"))
             }
-            let runtime = value("XDG_RUNTIME_DIR", in: env) ?? "/run/user/\(getuidValue())"
+            let runtime = env.value("XDG_RUNTIME_DIR") ?? "/run/user/\(getuidValue())"
             return .success(HyprlandFocusSource(directory: runtime + "/hypr/" + signature))
         })
 
@@ -140,12 +158,12 @@ extension FocusProvider {
     public static let wlroots = FocusProvider(
         name: "wlroots", variable: "WAYLAND_DISPLAY",
         detect: { env in
-            guard value("WAYLAND_DISPLAY", in: env) != nil,
-                  !currentDesktop(env, is: "GNOME"), !currentDesktop(env, is: "KDE") else { return nil }
+            guard env.value("WAYLAND_DISPLAY") != nil,
+                  !env.currentDesktop(is: "GNOME"), !env.currentDesktop(is: "KDE") else { return nil }
             return "WAYLAND_DISPLAY is set"
         },
         make: { env in
-            guard let display = value("WAYLAND_DISPLAY", in: env) else {
+            guard let display = env.value("WAYLAND_DISPLAY") else {
                 return .failure(FocusError("--app-provider wlroots needs WAYLAND_DISPLAY set"))
             }
             return .success(WlrootsFocusSource(display: display))
@@ -153,8 +171,8 @@ extension FocusProvider {
 
     public static let x11 = FocusProvider(
         name: "x11", variable: "DISPLAY",
-        detect: { env in value("DISPLAY", in: env) != nil ? "DISPLAY is set" : nil },
-        make: { env in .success(X11FocusSource(display: value("DISPLAY", in: env))) })
+        detect: { env in env.value("DISPLAY") != nil ? "DISPLAY is set" : nil },
+        make: { env in .success(X11FocusSource(display: env.value("DISPLAY"))) })
 }
 
 #if canImport(Glibc)
