@@ -95,7 +95,9 @@ let package = Package(
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
+        // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
+        .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
+        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
