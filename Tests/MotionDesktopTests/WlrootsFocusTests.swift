@@ -11,7 +11,8 @@ import Glibc
 /// goes away. (The protocol itself is run against headless sway by scripts/test-desktop.)
 @Suite struct WlrootsFocusTests {
     /// A libwayland-server display with no globals, served on a thread of its own on a socket
-    /// at an absolute path (a client takes that as WAYLAND_DISPLAY).
+    /// at an absolute path (a client takes that as WAYLAND_DISPLAY). Not `serving`, it accepts
+    /// no client (connections wait in the socket's backlog) until it ends.
     final class BareCompositor: @unchecked Sendable {
         let path = "/tmp/ms-wayland-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         private let display: OpaquePointer
@@ -19,7 +20,7 @@ import Glibc
         private var stopping = false
         private var stopped = false
 
-        init() throws {
+        init(serving: Bool = true) throws {
             display = wl_display_create()
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_un()
@@ -37,6 +38,10 @@ import Glibc
             Thread { [self] in
                 let loop = wl_display_get_event_loop(display)
                 while !stop.withLock({ stopping }) {
+                    guard serving else {
+                        stop.withLock { while !stopping { stop.wait() } }
+                        break
+                    }
                     _ = wl_event_loop_dispatch(loop, 20)
                     wl_display_flush_clients(display)
                 }
@@ -48,7 +53,7 @@ import Glibc
 
         /// Ends the compositor: its clients see the connection close.
         func close() {
-            stop.withLock { stopping = true }
+            stop.withLock { stopping = true; stop.broadcast() }
             stop.withLock { while !stopped { stop.wait() } }
         }
     }
@@ -88,7 +93,8 @@ import Glibc
         let missing = WlrootsFocusSource(display: "/tmp/ms-no-wayland-\(getpid())")
         #expect(throws: FocusError.self) { try missing.connect() }
 
-        let compositor = try BareCompositor()
+        // Ends before it answered anything: the connection it never accepted is reset.
+        let compositor = try BareCompositor(serving: false)
         let source = WlrootsFocusSource(display: compositor.path)
         try source.connect()
         defer { source.disconnect() }
