@@ -267,5 +267,8 @@ private func destination(in script: String) -> String? {
         }
         #expect(kwin?.name == "kwin" && gnome?.name == "gnome")
         #expect(FocusProviderChoice.names.contains("kwin") && FocusProviderChoice.names.contains("gnome"))
+        let reason = try FocusProviderChoice.choose(forced: nil, environment: ["XDG_CURRENT_DESKTOP": "KDE", "DISPLAY": ":0"],
+                                                    answers: { $0 == "org.kde.KWin" }).get().reason
+        #expect(reason == "XDG_CURRENT_DESKTOP names KDE, KWin answers on the session bus")
     }
 }
