@@ -50,6 +50,9 @@ let package = Package(
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
         .target(name: "MotionInput", dependencies: ["MotionGestures", "CLinux"], swiftSettings: hotPath),
+        // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
+        // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
+        .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions", dependencies: ["CLinux"]),
         // Lua host and the `motion` module.
@@ -62,7 +65,7 @@ let package = Package(
         // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
@@ -90,6 +93,7 @@ let package = Package(
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionProxyTests", dependencies: ["MotionProxy", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
