@@ -324,6 +324,14 @@ public final class TouchArbiter {
         if real.anyFinger || mode == .consumed {
             mode = .suspended
         }
+        // The touch is over for the clone: its account ends here.
+        if inTouch {
+            inTouch = false
+            tell(.touch(t: t, passed: stats.passed, held: stats.held, consumed: stats.consumed))
+            stats = (0, 0, 0)
+        }
+        lag = 0
+        holdExpired = false
         cloneBehind = true
     }
 
