@@ -69,6 +69,18 @@ SESSIONS = {
     "resting-thumb": dict(fingers=[
         still(0.00, 0.60, 50, 62), moving(0.20, 0.45, 30, 30, 30, 10),
         moving(0.20, 0.45, 42, 30, 42, 10), moving(0.20, 0.45, 54, 30, 54, 10)]),
+    # examples/three-finger-drag.lua: three fingers drag 30 mm right and 10 mm down (consumed:
+    # the script presses, moves and releases the button), then one finger moves the pointer.
+    "three-finger-drag": dict(fingers=[
+        moving(0.00, 0.30, 30, 30, 60, 40), moving(0.00, 0.30, 42, 30, 72, 40),
+        moving(0.00, 0.30, 54, 30, 84, 40), moving(0.60, 0.80, 50, 50, 40, 45)]),
+    # examples/desktop-swipes.lua: a 3-finger swipe left (taken from the desktop), a 4 mm
+    # 3-finger nudge (no swipe: the desktop gets it at the lift), a 4-finger swipe (the desktop's).
+    "desktop-swipes": dict(fingers=[
+        moving(0.00, 0.20, 70, 30, 30, 30), moving(0.00, 0.20, 80, 30, 40, 30), moving(0.00, 0.20, 90, 30, 50, 30),
+        moving(1.00, 1.10, 40, 30, 44, 30), moving(1.00, 1.10, 50, 30, 54, 30), moving(1.00, 1.10, 60, 30, 64, 30),
+        moving(2.00, 2.20, 30, 55, 30, 25), moving(2.00, 2.20, 42, 55, 42, 25), moving(2.00, 2.20, 54, 55, 54, 25),
+        moving(2.00, 2.20, 66, 55, 66, 25)]),
 }
 
 

@@ -272,7 +272,8 @@ public final class TouchArbiter {
     /// The held frames to the clone, in order, each as long after now as it came after the first.
     private func release(at t: Double) {
         let first = heldTimes[0]
-        lag = max(0, t - first)
+        // Evdev times are whole microseconds: so is the lag (no 0.020000000000000018).
+        lag = max(0, ((t - first) * 1e6).rounded() / 1e6)
         var start = 0
         for k in heldEnds.indices {
             out.removeAll(keepingCapacity: true)
