@@ -13,5 +13,6 @@ public enum ConsumeClaim: Int, Sendable, Comparable {
     /// It began (or recognized) on this touch: the touch is consumed.
     case began
 
+    /// Weaker than: `.none` < `.couldBecome` < `.matching` < `.began`.
     public static func < (a: ConsumeClaim, b: ConsumeClaim) -> Bool { a.rawValue < b.rawValue }
 }
