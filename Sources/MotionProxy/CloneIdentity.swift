@@ -12,7 +12,7 @@ public struct CloneIdentity: Sendable, Equatable {
 
     /// `phys` of every clone motionscript makes; `devices` and the live selectors skip devices
     /// whose phys starts with it.
-    public static let physMarker = "motionscript-clone"
+    public static let physMarker = InputDeviceInfo.clonePhysPrefix
 
     public init(_ device: DeviceDescription) {
         self.device = device

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionInput
 
 /// `--proxy` and `--proxy-output` on the command line (docs/desktop.md, "The proxy").
 @Suite struct ProxyCommandTests {
@@ -77,5 +78,50 @@ import Testing
             #"{"t":0.03,"name":"proxy","value":{"decision":"released","frames":4,"lag":0.03}}"#,
             #"{"t":0.28,"name":"proxy","value":{"decision":"touch","passed":29,"held":4,"consumed":0}}"#,
         ])
+    }
+}
+
+/// The clones `--proxy` makes are marked by their phys (`motionscript-clone/…`): `devices` says
+/// so and the selectors never pick one.
+@Suite struct ProxyCloneListingTests {
+    static let proc = """
+        I: Bus=0018 Vendor=06cb Product=7e7e Version=0100
+        N: Name="SYNA7DB5:01 06CB:CD41 Touchpad"
+        P: Phys=i2c-SYNA7DB5:01
+        H: Handlers=mouse1 event7
+        B: PROP=5
+        B: EV=1b
+        B: ABS=2e0800000000003
+
+        I: Bus=0018 Vendor=06cb Product=7e7e Version=0100
+        N: Name="SYNA7DB5:01 06CB:CD41 Touchpad"
+        P: Phys=motionscript-clone/i2c-SYNA7DB5:01
+        H: Handlers=mouse3 event21
+        B: PROP=5
+        B: EV=1b
+        B: ABS=2e0800000000003
+
+        """
+
+    @Test func devicesMarksTheClone() throws {
+        let folder = makeTemporaryFolder("clone-devices")
+        let proc = writeFile(Self.proc, "devices", in: folder)
+        let text = try runMotionscript(["devices", "--proc-file", proc])
+        #expect(text.stdout == """
+            /dev/input/event7    touchpad     SYNA7DB5:01 06CB:CD41 Touchpad
+            /dev/input/event21   touchpad     SYNA7DB5:01 06CB:CD41 Touchpad  (a --proxy clone: never read by motionscript)
+
+            """)
+        let json = try runMotionscript(["devices", "--json", "--proc-file", proc])
+        #expect(json.stdout.split(separator: "\n").map(String.init) == [
+            #"{"kind":"touchpad","name":"SYNA7DB5:01 06CB:CD41 Touchpad","node":"/dev/input/event7"}"#,
+            #"{"clone":true,"kind":"touchpad","name":"SYNA7DB5:01 06CB:CD41 Touchpad","node":"/dev/input/event21"}"#,
+        ])
+    }
+
+    @Test func theListParsesPhys() {
+        let devices = InputDeviceList.parse(Self.proc)
+        #expect(devices.map(\.phys) == ["i2c-SYNA7DB5:01", "motionscript-clone/i2c-SYNA7DB5:01"])
+        #expect(devices.map(\.isProxyClone) == [false, true])
     }
 }
