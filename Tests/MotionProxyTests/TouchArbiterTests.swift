@@ -1,7 +1,7 @@
 import MotionGestures
 import MotionInput
 @testable import MotionProxy
-import XCTest
+import Testing
 
 /// What the clone got: each frame's events (without times) and when it was due.
 final class RecordedClone: CloneSink, ProxyDecisionObserver {
@@ -45,19 +45,23 @@ func padIdentity() -> CloneIdentity {
     return CloneIdentity(d)
 }
 
-final class TouchArbiterTests: XCTestCase {
+@Suite final class TouchArbiterTests {
     var clone: RecordedClone!
     var arbiter: TouchArbiter!
 
-    override func setUp() {
+    init() {
+        reset()
+    }
+
+    func reset() {
         clone = RecordedClone()
         arbiter = TouchArbiter(identity: padIdentity(), sink: clone)
         arbiter.observer = clone
     }
 
-    func assertDues(_ expected: [Double], file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(clone.dues.count, expected.count, file: file, line: line)
-        for (a, b) in zip(clone.dues, expected) { XCTAssertEqual(a, b, accuracy: 1e-9, file: file, line: line) }
+    func assertDues(_ expected: [Double], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(clone.dues.count == expected.count, sourceLocation: sourceLocation)
+        for (a, b) in zip(clone.dues, expected) { #expect(abs(a - (b)) < 1e-9, sourceLocation: sourceLocation) }
     }
 
     /// Feeds one frame (its events, then SYN_REPORT) and decides it with `claim` at `t`.
@@ -65,7 +69,7 @@ final class TouchArbiterTests: XCTestCase {
         for e in events + [syn] {
             let usec = Int64((t * 1e6).rounded())
             let done = arbiter.take(InputEventRecord(sec: usec / 1_000_000, usec: usec % 1_000_000, type: e.type, code: e.code, value: e.value))
-            XCTAssertEqual(done, e == syn)
+            #expect(done == (e == syn))
         }
         arbiter.decide(claim, at: t)
     }
@@ -78,30 +82,30 @@ final class TouchArbiterTests: XCTestCase {
         (0.030, [tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0)]),
     ]
 
-    func testWithoutConsumersEveryFramePassesUnchangedAtItsOwnTime() {
+    @Test func withoutConsumersEveryFramePassesUnchangedAtItsOwnTime() {
         for (t, events) in oneFinger { frame(t, events) }
-        XCTAssertEqual(clone.frames.map(\.events), oneFinger.map { $0.1 + [syn] })
-        XCTAssertEqual(clone.dues, [0.0, 0.01, 0.02, 0.03])
-        XCTAssertEqual(clone.decisions, [.touch(t: 0.03, passed: 4, held: 0, consumed: 0)])
+        #expect(clone.frames.map(\.events) == oneFinger.map { $0.1 + [syn] })
+        #expect(clone.dues == [0.0, 0.01, 0.02, 0.03])
+        #expect(clone.decisions == [.touch(t: 0.03, passed: 4, held: 0, consumed: 0)])
     }
 
-    func testATouchThatCouldBecomeAConsumersIsHeldAtMostTwoFramesThenReleasedAtItsPace() {
+    @Test func aTouchThatCouldBecomeAConsumersIsHeldAtMostTwoFramesThenReleasedAtItsPace() {
         // A 3-finger consumer waits: one finger could still become three.
         for (t, events) in oneFinger { frame(t, events, .couldBecome) }
-        XCTAssertEqual(clone.frames.map(\.events), oneFinger.map { $0.1 + [syn] })
+        #expect(clone.frames.map(\.events) == oneFinger.map { $0.1 + [syn] })
         // Held at 0 and 0.01, released at 0.02: 0.02 s late, and so is the rest of the touch.
-        XCTAssertEqual(clone.dues, [0.02, 0.03, 0.04, 0.05])
-        XCTAssertEqual(clone.decisions, [.held(t: 0), .released(t: 0.02, frames: 3, lag: 0.02),
+        #expect(clone.dues == [0.02, 0.03, 0.04, 0.05])
+        #expect(clone.decisions == [.held(t: 0), .released(t: 0.02, frames: 3, lag: 0.02),
                                          .touch(t: 0.03, passed: 4, held: 3, consumed: 0)])
     }
 
-    func testTheLagEndsWithTheTouch() {
+    @Test func theLagEndsWithTheTouch() {
         for (t, events) in oneFinger { frame(t, events, .couldBecome) }
         for (t, events) in oneFinger { frame(t + 1, events) }
-        XCTAssertEqual(clone.dues.suffix(4), [1.0, 1.01, 1.02, 1.03])
+        #expect(clone.dues.suffix(4) == [1.0, 1.01, 1.02, 1.03])
     }
 
-    func testAConsumedTouchNeverReachesTheClone() {
+    @Test func aConsumedTouchNeverReachesTheClone() {
         let three: [Ev] = [slot(0), tid(1), mx(100), my(100), slot(1), tid(2), mx(200), my(100), slot(2), tid(3), mx(300), my(100),
                            key(BTN.TOUCH, 1), key(toolTriple, 1)]
         frame(0.000, three, .matching)
@@ -109,12 +113,12 @@ final class TouchArbiterTests: XCTestCase {
         frame(0.020, [slot(0), mx(170), slot(1), mx(270), slot(2), mx(370)], .began)
         frame(0.030, [slot(0), mx(200), slot(1), mx(300), slot(2), mx(400)], .began)
         frame(0.040, [slot(0), tid(-1), slot(1), tid(-1), slot(2), tid(-1), key(BTN.TOUCH, 0), key(toolTriple, 0)])
-        XCTAssertTrue(clone.frames.isEmpty)
-        XCTAssertEqual(clone.decisions, [.held(t: 0), .consumed(t: 0.02, frames: 3),
+        #expect(clone.frames.isEmpty)
+        #expect(clone.decisions == [.held(t: 0), .consumed(t: 0.02, frames: 3),
                                          .touch(t: 0.04, passed: 0, held: 3, consumed: 5)])
     }
 
-    func testFingersTheCloneSawStayStillAndLiftOnlyAtTheRealLift() {
+    @Test func fingersTheCloneSawStayStillAndLiftOnlyAtTheRealLift() {
         // Two fingers scroll (passed); a late third finger; the consumer begins.
         frame(0.000, [slot(0), tid(1), mx(100), my(100), slot(1), tid(2), mx(200), my(100), key(BTN.TOUCH, 1), key(toolDouble, 1)])
         frame(0.010, [slot(0), my(120), slot(1), my(120)])
@@ -123,32 +127,32 @@ final class TouchArbiterTests: XCTestCase {
         frame(0.040, [slot(0), mx(200)])
         // The first finger lifts early: the clone's stays down.
         frame(0.050, [slot(0), tid(-1), key(toolTriple, 0), key(toolDouble, 1)])
-        XCTAssertEqual(clone.frames.count, 2)
+        #expect(clone.frames.count == 2)
         frame(0.060, [slot(1), tid(-1), slot(2), tid(-1), key(BTN.TOUCH, 0), key(toolDouble, 0)])
-        XCTAssertEqual(clone.frames.count, 3)
-        XCTAssertEqual(clone.frames[2].events, [slot(0), tid(-1), slot(1), tid(-1), key(BTN.TOUCH, 0), key(toolDouble, 0), syn])
-        XCTAssertEqual(clone.frames[2].due, 0.06)
-        XCTAssertEqual(clone.decisions, [.held(t: 0.02), .consumed(t: 0.03, frames: 2),
+        #expect(clone.frames.count == 3)
+        #expect(clone.frames[2].events == [slot(0), tid(-1), slot(1), tid(-1), key(BTN.TOUCH, 0), key(toolDouble, 0), syn])
+        #expect(clone.frames[2].due == 0.06)
+        #expect(clone.decisions == [.held(t: 0.02), .consumed(t: 0.03, frames: 2),
                                          .lifted(t: 0.06, fingers: 2, buttons: 0, why: "touch-end"),
                                          .touch(t: 0.06, passed: 2, held: 2, consumed: 5)])
     }
 
-    func testClickpadButtonsPassUnlessTheTouchIsConsumed() {
+    @Test func clickpadButtonsPassUnlessTheTouchIsConsumed() {
         frame(0.000, [slot(0), tid(1), mx(100), my(500), key(BTN.TOUCH, 1), key(toolFinger, 1)])
         frame(0.010, [key(BTN.LEFT, 1)])
         frame(0.020, [key(BTN.LEFT, 0)])
-        XCTAssertEqual(clone.frames.map(\.events)[1], [key(BTN.LEFT, 1), syn])
-        XCTAssertEqual(clone.frames.map(\.events)[2], [key(BTN.LEFT, 0), syn])
+        #expect(clone.frames.map(\.events)[1] == [key(BTN.LEFT, 1), syn])
+        #expect(clone.frames.map(\.events)[2] == [key(BTN.LEFT, 0), syn])
         // Consumed with the button down: the clone never sees the press.
         frame(0.030, [slot(0), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0)])
         frame(0.100, [slot(0), tid(2), mx(100), my(500), key(BTN.TOUCH, 1), key(toolFinger, 1)], .matching)
         frame(0.110, [key(BTN.LEFT, 1)], .began)
         frame(0.120, [key(BTN.LEFT, 0)])
         frame(0.130, [slot(0), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0)])
-        XCTAssertEqual(clone.frames.count, 4)
+        #expect(clone.frames.count == 4)
     }
 
-    func testEveryConsumerFailingReleasesTheHeldFramesInOrder() {
+    @Test func everyConsumerFailingReleasesTheHeldFramesInOrder() {
         // A 2-finger swipe consumer watches a 2-finger scroll until it fails at 0.03.
         let frames: [(Double, [Ev])] = [
             (0.000, [slot(0), tid(1), mx(100), my(100), slot(1), tid(2), mx(200), my(100), key(BTN.TOUCH, 1), key(toolDouble, 1)]),
@@ -158,41 +162,41 @@ final class TouchArbiterTests: XCTestCase {
             (0.048, [slot(0), my(170), slot(1), my(170)]),
         ]
         for (k, (t, events)) in frames.enumerated() { frame(t, events, k < 3 ? .matching : .none) }
-        XCTAssertEqual(clone.frames.map(\.events), frames.map { $0.1 + [syn] })
+        #expect(clone.frames.map(\.events) == frames.map { $0.1 + [syn] })
         // Released at 0.036 keeping their 12 ms spacing, 36 ms late.
         assertDues([0.036, 0.048, 0.06, 0.072, 0.084])
     }
 
-    func testTimeAloneCanReleaseOrConsume() {
+    @Test func timeAloneCanReleaseOrConsume() {
         // A hold consumer: one frame, then time passes.
         frame(0.000, [slot(0), tid(1), mx(100), my(100), slot(1), tid(2), mx(200), my(100), key(BTN.TOUCH, 1), key(toolDouble, 1)], .matching)
         arbiter.update(.matching, at: 0.3)
-        XCTAssertTrue(clone.frames.isEmpty)
+        #expect(clone.frames.isEmpty)
         arbiter.update(.began, at: 0.5)
-        XCTAssertEqual(clone.decisions.last, .consumed(t: 0.5, frames: 1))
+        #expect(clone.decisions.last == .consumed(t: 0.5, frames: 1))
         // A double tap whose second tap never came: released when it times out, after the lift.
-        setUp()
+        reset()
         frame(0.000, [slot(0), tid(1), mx(100), my(100), key(BTN.TOUCH, 1), key(toolFinger, 1)], .matching)
         frame(0.050, [slot(0), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0)], .matching)
-        XCTAssertTrue(clone.frames.isEmpty)
+        #expect(clone.frames.isEmpty)
         arbiter.update(.none, at: 0.35)
         assertDues([0.35, 0.4])
-        XCTAssertEqual(clone.decisions, [.held(t: 0), .released(t: 0.35, frames: 2, lag: 0.35),
+        #expect(clone.decisions == [.held(t: 0), .released(t: 0.35, frames: 2, lag: 0.35),
                                          .touch(t: 0.35, passed: 2, held: 2, consumed: 0)])
     }
 
-    func testAConsumerThatNeverDecidesHoldsAtMostTwoSeconds() {
+    @Test func aConsumerThatNeverDecidesHoldsAtMostTwoSeconds() {
         frame(0.0, [slot(0), tid(1), mx(100), my(100), key(BTN.TOUCH, 1), key(toolFinger, 1)], .matching)
         for k in 1...200 { frame(Double(k) * 0.01, [mx(Int32(100 + k))], .matching) }
-        XCTAssertEqual(clone.frames.count, 0)
+        #expect(clone.frames.count == 0)
         frame(2.01, [mx(400)], .matching)
-        XCTAssertEqual(clone.frames.count, 202)
+        #expect(clone.frames.count == 202)
         frame(2.02, [mx(401)], .matching)
-        XCTAssertEqual(clone.frames.count, 203)
-        XCTAssertEqual(clone.frames.last!.due, 4.03, accuracy: 1e-9)
+        #expect(clone.frames.count == 203)
+        #expect(abs(clone.frames.last!.due - (4.03)) < 1e-9)
     }
 
-    func testSynDroppedMidTouchLiftsEverythingTheCloneHoldsAndWaitsForTheNextTouch() {
+    @Test func synDroppedMidTouchLiftsEverythingTheCloneHoldsAndWaitsForTheNextTouch() {
         frame(0.000, [slot(0), tid(1), mx(100), my(500), key(BTN.TOUCH, 1), key(toolFinger, 1)])
         frame(0.010, [key(BTN.LEFT, 1)])
         // SYN_DROPPED: the button's release and the lift are lost with the events after it.
@@ -200,48 +204,48 @@ final class TouchArbiterTests: XCTestCase {
             _ = arbiter.take(InputEventRecord(sec: 0, usec: 20_000, type: e.type, code: e.code, value: e.value))
         }
         arbiter.decide(.none, at: 0.02)
-        XCTAssertEqual(clone.frames.last!.events, [slot(0), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0), key(BTN.LEFT, 0), syn])
+        #expect(clone.frames.last!.events == [slot(0), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0), key(BTN.LEFT, 0), syn])
         frame(0.030, [mx(130)])
-        XCTAssertEqual(clone.frames.count, 3)
+        #expect(clone.frames.count == 3)
         // The lift was lost too: the next touch's BTN_TOUCH 1 says it began.
         frame(0.500, [slot(0), tid(2), mx(400), key(BTN.TOUCH, 1), key(toolFinger, 1)])
         frame(0.510, [mx(410)])
-        XCTAssertEqual(clone.frames.count, 5)
-        XCTAssertEqual(clone.frames[3].events, [slot(0), tid(2), mx(400), key(BTN.TOUCH, 1), key(toolFinger, 1), syn])
-        XCTAssertEqual(clone.decisions.first, .lifted(t: 0.02, fingers: 1, buttons: 1, why: "dropped"))
+        #expect(clone.frames.count == 5)
+        #expect(clone.frames[3].events == [slot(0), tid(2), mx(400), key(BTN.TOUCH, 1), key(toolFinger, 1), syn])
+        #expect(clone.decisions.first == .lifted(t: 0.02, fingers: 1, buttons: 1, why: "dropped"))
     }
 
-    func testADeviceTakenOverMidTouchPassesNothingUntilIdle() {
+    @Test func aDeviceTakenOverMidTouchPassesNothingUntilIdle() {
         let down = [slot(0), tid(4), mx(100), my(100), key(BTN.TOUCH, 1), key(toolFinger, 1)]
         arbiter = TouchArbiter(identity: padIdentity(), sink: clone,
                                state: down.map { InputEventRecord(sec: 0, usec: 0, type: $0.type, code: $0.code, value: $0.value) })
         frame(0.000, [slot(0), mx(120)])
         frame(0.010, [slot(0), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0)])
-        XCTAssertTrue(clone.frames.isEmpty)
+        #expect(clone.frames.isEmpty)
         frame(0.100, [slot(0), tid(5), mx(300), my(300), key(BTN.TOUCH, 1), key(toolFinger, 1)])
-        XCTAssertEqual(clone.frames.count, 1)
+        #expect(clone.frames.count == 1)
     }
 
-    func testEndLiftsWhatTheCloneHolds() {
+    @Test func endLiftsWhatTheCloneHolds() {
         frame(0.000, [slot(1), tid(1), mx(100), my(500), key(BTN.TOUCH, 1), key(toolFinger, 1)])
         frame(0.010, [key(BTN.LEFT, 1)])
         arbiter.end(at: 0.5)
-        XCTAssertEqual(clone.frames.last!.events, [slot(1), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0), key(BTN.LEFT, 0), syn])
-        XCTAssertEqual(clone.frames.last!.due, 0.5)
+        #expect(clone.frames.last!.events == [slot(1), tid(-1), key(BTN.TOUCH, 0), key(toolFinger, 0), key(BTN.LEFT, 0), syn])
+        #expect(clone.frames.last!.due == 0.5)
     }
 
-    func testAfterAConsumedTouchTheCloneCatchesUpOnValuesTheDeviceDoesNotRepeat() {
+    @Test func afterAConsumedTouchTheCloneCatchesUpOnValuesTheDeviceDoesNotRepeat() {
         frame(0.000, [slot(0), tid(1), mx(100), my(100), slot(1), tid(2), mx(200), my(100), slot(2), tid(3), mx(300), my(100),
                       key(BTN.TOUCH, 1), key(toolTriple, 1)], .began)
         frame(0.010, [slot(0), mx(500), slot(1), mx(600), slot(2), mx(700)])
         frame(0.020, [slot(0), tid(-1), slot(1), tid(-1), slot(2), tid(-1), key(BTN.TOUCH, 0), key(toolTriple, 0)])
-        XCTAssertTrue(clone.frames.isEmpty)
+        #expect(clone.frames.isEmpty)
         // A new touch in slot 0 at x 500, which the kernel does not repeat; the device's slot is 2.
         frame(0.100, [slot(0), tid(9), my(300), key(BTN.TOUCH, 1), key(toolFinger, 1)])
-        XCTAssertEqual(clone.frames[0].events, [mx(500), slot(0), tid(9), my(300), key(BTN.TOUCH, 1), key(toolFinger, 1), syn])
+        #expect(clone.frames[0].events == [mx(500), slot(0), tid(9), my(300), key(BTN.TOUCH, 1), key(toolFinger, 1), syn])
         frame(0.110, [my(310)])
         // The frame names no slot: the clone's slot is 0 again after the catch-up.
-        XCTAssertEqual(clone.frames[1].events, [my(310), syn])
+        #expect(clone.frames[1].events == [my(310), syn])
     }
 }
 
