@@ -65,6 +65,7 @@ struct RunCommand: ParsableCommand {
         try live.validate(live: !device.isEmpty)
         if live.proxy && watch { throw ValidationError("--proxy replays the events once: use it without --watch") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
+        if plot != nil && live.proxy { throw ValidationError("use --plot or --proxy, not both (the picture has no place for the clone's decisions)") }
         if plot != nil && explain { throw ValidationError("use --plot or --explain, not both (the picture shows the recognizers' states)") }
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")

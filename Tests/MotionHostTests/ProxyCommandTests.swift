@@ -16,6 +16,8 @@ import MotionInput
              "error: --proxy-output needs --proxy"),
             (["run", "examples/drag.lua", "--events", "examples/drag.events.jsonl", "--proxy", "--watch"],
              "error: --proxy replays the events once: use it without --watch"),
+            (["run", "examples/drag.lua", "--events", "examples/drag.events.jsonl", "--proxy", "--plot", "/tmp/x.svg"],
+             "error: use --plot or --proxy, not both (the picture has no place for the clone's decisions)"),
             (["daemon", "examples/plugins", "--device", "/dev/null", "--proxy"],
              "error: --proxy on live input is not built yet (it comes with the new event loop); with --events FILE it shows what the clone would receive"),
         ]

@@ -150,9 +150,11 @@ public final class ProxiedTarget<Target: ReplayTarget>: ReplayTarget {
     }
 
     public func handle(_ frame: Frame) throws {
-        while let due = target.nextDueTime, due < frame.t {
+        var last = -Double.infinity
+        while let due = target.nextDueTime, due < frame.t, due > last {
             try target.advance(to: due)
             proxy.advanced(to: due)
+            last = due
         }
         try target.handle(frame)
         proxy.frameHandled(at: frame.t)
@@ -166,7 +168,9 @@ public final class ProxiedTarget<Target: ReplayTarget>: ReplayTarget {
     }
 
     public func finish() throws {
+        // What still waits (a tap for its next tap) settles first: held frames go out or are dropped.
         try target.finish()
+        proxy.advanced(to: target.time)
         try proxy.finish(at: target.time)
     }
 
