@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionProxyTests", dependencies: ["MotionProxy", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
