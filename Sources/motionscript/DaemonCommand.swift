@@ -72,10 +72,19 @@ struct DaemonCommand: ParsableCommand {
         (live.device.isEmpty ? ["touchpad", "touchscreen"] : live.device).map(DeviceSelector.init)
     }
 
+    /// The default config folder, made when missing (a fresh install's service runs at once).
+    static func defaultFolder() throws -> String {
+        let (path, created) = try ConfigFolder.makingDefault()
+        if created {
+            StandardError.line("motionscript: made the config folder \(path) (empty): put plugins there, e.g. cp \(ConfigFolder.examplesFolder)/desktop.lua \(path)/")
+        }
+        return path
+    }
+
     func run() throws {
         let folder: ConfigFolder
         do {
-            folder = try ConfigFolder(self.folder ?? ConfigFolder.defaultPath)
+            folder = try ConfigFolder(self.folder ?? Self.defaultFolder())
         } catch let error as DaemonError {
             throw ValidationError(error.description)
         }
@@ -111,8 +120,10 @@ struct DaemonCommand: ParsableCommand {
         var status: Int32 = 0
         var message: String?
         do {
-            // The one virtual keyboard and mouse of every plugin, opened before any input.
-            try options.actions.openDevice()
+            // The one virtual keyboard and mouse of every plugin is made at the first key or
+            // mouse action (docs/desktop.md): without /dev/uinput access yet (the usual state
+            // right after installing) plugins that only launch commands run, and a key action
+            // fails as its plugin's error, saying what to do.
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
                 try HostLoop.replay(source, host: host)

@@ -64,7 +64,8 @@ public final class Plugin {
     /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
     @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
     @exclusivity(unchecked) public internal(set) var limits: PluginLimits
-    /// Errors reported so far.
+    /// Errors of the version running (reset when a new version loads), and of the versions
+    /// that failed to replace it since.
     public private(set) var errorCount = 0
     public private(set) var lastError: String?
     /// Input times of the recent callback errors (the error policy's window).
@@ -178,6 +179,14 @@ public final class Plugin {
         } catch {
             return loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
         }
+        let wasRunning = state == .running && pipeline.runtime != nil
+        // A version whose text names a key or button that does not exist fails at that gesture,
+        // whenever it comes: it does not replace a version that works (docs/daemon.md "Check
+        // before it goes live"). With no version running, it loads: its other gestures work.
+        if wasRunning, let error = PluginCheck.certainErrors(file: path, text: source).first {
+            return loadFailed(at: t, "\(path)\(error.line.map { ":\($0)" } ?? ""): \(error.message) (check: this call would fail each time it runs)",
+                              keepsRunning: true)
+        }
         switch defaults.overridden(by: source) {
         case .success(let limits): self.limits = limits
         case .failure(let error): return loadFailed(at: t, "\(path): header: \(error)")
@@ -190,7 +199,6 @@ public final class Plugin {
         }
         pipeline.options.timeout = limits.timeout
         pipeline.options.memoryLimit = limits.memoryBytes
-        let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
         if let watchdog, let watchSlot {
             // The new version's state is not the plugin's yet: only the last resort applies to it.
@@ -209,7 +217,11 @@ public final class Plugin {
         switch result {
         case .success:
             state = .running
+            // `ctl status` tells of the version running: the errors of an earlier one (fixed
+            // since) are not its own.
             recentErrors = []
+            errorCount = 0
+            lastError = nil
             checkSource(source)
             // The fingers handed to the new version may already meet an error.
             if let failure = pipeline.failure { stopped(by: failure) }
