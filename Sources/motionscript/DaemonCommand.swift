@@ -51,13 +51,11 @@ struct DaemonCommand: ParsableCommand {
     func validate() throws {
         if notify && events != nil { throw ValidationError("--notify is for live input (a replay's failures are its exit status)") }
         guard flightRecorder >= 0, flightRecorder.isFinite else { throw ValidationError("--flight-recorder must be >= 0 seconds, got \(flightRecorder)") }
-        guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
-        guard memory >= 0, memory <= RunCommand.maxMemory else {
-            throw ValidationError("--memory must be between 0 and \(RunCommand.maxMemory) MiB (0 = no limit), got \(memory)")
-        }
+        try OptionChecks.timeout(timeout)
+        try OptionChecks.memory(memory)
         if events != nil && !live.device.isEmpty { throw ValidationError("use --events or --device, not both") }
         try live.validate(live: events == nil)
-        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        try OptionChecks.app(app)
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
                 throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
