@@ -136,7 +136,7 @@ struct DaemonCommand: ParsableCommand {
                 let service: DaemonService
                 do {
                     service = try DaemonService(host: host, socketPath: socket ?? ControlSocketPath.standard(), grabs: options.grab,
-                                                recorder: FlightRecorder(seconds: flightRecorder))
+                                                recorder: FlightRecorder(seconds: flightRecorder, axes: options.input.axes))
                 } catch let error as ControlSocketBusy {
                     StandardError.line("error: \(error.message)")
                     throw ExitCode(1)
