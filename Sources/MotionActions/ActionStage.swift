@@ -28,9 +28,11 @@ public final class ActionStage: InputEventSink {
         if held != nil { held!.append(.events(events)) } else { try device?.write(events) }
     }
 
-    public func launch(_ command: LaunchCommand) {
+    /// `startFailure`: told when a command launched now cannot start (one held for `commit` is
+    /// reported as `ProcessLauncher.launch(_:)` reports).
+    public func launch(_ command: LaunchCommand, startFailure: (String) -> Void) {
         if dropped { return }
-        if held != nil { held!.append(.exec(command)) } else { launcher?.launch(command) }
+        if held != nil { held!.append(.exec(command)) } else { launcher?.launch(command, startFailure: startFailure) }
     }
 
     /// The version was accepted: performs what was held, in order, then passes later actions

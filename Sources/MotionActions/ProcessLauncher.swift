@@ -41,8 +41,16 @@ public final class ProcessLauncher: Sendable {
     /// only for a report: a command that runs and succeeds costs no text.
     @discardableResult
     public func launch(_ command: LaunchCommand) -> pid_t? {
+        launch(command) { report("motionscript: " + $0) }
+    }
+
+    /// Starts `command`; a command that cannot start is said to `startFailure` (`exec […]:
+    /// cannot start: …`, on the caller's thread: a plugin's own log, tagged with its name),
+    /// how a started one ended to `report` as `launch(_:)` does.
+    @discardableResult
+    public func launch(_ command: LaunchCommand, startFailure: (String) -> Void) -> pid_t? {
         guard let program = command.argv.first, !program.isEmpty else {
-            report("motionscript: exec: no command to run")
+            startFailure("exec: no command to run")
             return nil
         }
         var rc: Int32 = 0
@@ -53,7 +61,7 @@ public final class ProcessLauncher: Sendable {
             return rc == 0 ? pid : nil
         }
         guard let pid else {
-            report("motionscript: exec \(Self.show(command.argv)): cannot start: \(String(cString: strerror(rc)))")
+            startFailure("exec \(Self.show(command.argv)): cannot start: \(String(cString: strerror(rc)))")
             return nil
         }
         return pid

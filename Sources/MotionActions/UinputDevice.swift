@@ -89,6 +89,28 @@ public final class UinputDevice: InputEventSink {
     /// with none, it is an error at once.
     public func open() throws {
         guard fd < 0 else { return }
+        do {
+            try openOnce()
+        } catch let error as ActionError {
+            // Every key action tries again (the module may be loaded, access granted, since);
+            // what to do is said at the first failure, later ones only say that it failed.
+            defer { lastOpenFailure = error }
+            guard let last = lastOpenFailure, last == error else { throw error }
+            throw ActionError(Self.shortened(error.message))
+        }
+        lastOpenFailure = nil
+    }
+
+    /// The last error `open` threw (nil: none since it last worked).
+    private var lastOpenFailure: ActionError?
+
+    /// An open error's first sentence: `cannot open … : Permission denied` without the advice.
+    static func shortened(_ message: String) -> String {
+        let first = message.range(of: ". ").map { String(message[..<$0.lowerBound]) } ?? message
+        return first + " (as at the first key or mouse action; see there, or docs/desktop.md)"
+    }
+
+    private func openOnce() throws {
         var info = stat()
         let exists = stat(path, &info) == 0
         let kind = exists ? info.st_mode & S_IFMT : 0

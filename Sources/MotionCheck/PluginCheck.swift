@@ -76,6 +76,12 @@ public enum PluginCheck {
                                  runtime: runtimeNotes(file: file, runtimeLines))
     }
 
+    /// The errors the text check finds (an unknown literal key or button name): calls that fail
+    /// whenever they run. The daemon keeps a working version rather than load one with these.
+    public static func certainErrors(file: String, text: String) -> [CheckFinding] {
+        StaticChecks.findings(file: file, source: LuaSourceText(text)).filter { $0.severity == .error }
+    }
+
     /// The runtime's own duration warning (over a minute) and the text check's (over 10 s) may
     /// name the same line: said once, the runtime's.
     static func withoutRuntimeDuplicates(_ found: [CheckFinding], runtime: [CheckFinding]) -> [CheckFinding] {

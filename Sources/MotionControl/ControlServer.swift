@@ -216,14 +216,16 @@ public final class ControlServer {
             return .ok(id: id, ["message": .string(message)])
         case "enable", "disable":
             guard let plugin = request.string("plugin") else { throw ControlError("\(request.command) needs a \"plugin\"") }
-            if request.command == "enable" { try requireTarget().controlEnable(plugin: plugin) } else { try requireTarget().controlDisable(plugin: plugin) }
-            return .ok(id: id)
-        case "pause":
-            try requireTarget().controlPause()
-            return .ok(id: id)
-        case "resume":
-            try requireTarget().controlResume()
-            return .ok(id: id)
+            let target = try requireTarget()
+            if request.command == "enable" { try target.controlEnable(plugin: plugin) } else { try target.controlDisable(plugin: plugin) }
+            return .ok(id: id, ["message": .string(request.command == "enable"
+                ? ControlMessages.enabled(plugin, status: target.controlStatus()) : ControlMessages.disabled(plugin))])
+        case "pause", "resume":
+            let target = try requireTarget()
+            let wasPaused = target.controlStatus().paused
+            if request.command == "pause" { target.controlPause() } else { target.controlResume() }
+            return .ok(id: id, ["message": .string(request.command == "pause"
+                ? ControlMessages.paused(wasPaused: wasPaused) : ControlMessages.resumed(wasPaused: wasPaused))])
         case "stop":
             _ = try requireTarget()
             return .ok(id: id)

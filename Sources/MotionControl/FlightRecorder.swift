@@ -24,10 +24,17 @@ public final class FlightRecorder {
 
     /// 60 s; 120,000 events a device (a touchpad at 125 Hz with five fingers sends ~9,000 events
     /// a minute, a touchscreen at 240 Hz some 30,000): ~4 MB at most.
-    public init(seconds: Double = 60, maxEventsPerDevice: Int = 120_000) {
+    public init(seconds: Double = 60, maxEventsPerDevice: Int = 120_000, axes: [UInt16: AbsInfo] = [:]) {
         self.seconds = seconds
         self.maxEventsPerDevice = maxEventsPerDevice
+        self.axes = axes
     }
+
+    /// The daemon's `--axes`, which its decoders put over each device's own ranges: written as
+    /// every device's `A:` lines, so a replay of the recording reads positions in the units
+    /// the daemon read them in (a pipe describes no axes; `daemon … --events FILE --dry-run`
+    /// then shows what happened live).
+    public let axes: [UInt16: AbsInfo]
 
     /// Gives every device of `set` without a ring one (devices plugged in since included).
     public func attach(to set: LiveDeviceSet) {
@@ -84,6 +91,10 @@ public final class FlightRecorder {
         let devices = windows.map { window in
             var description = window.track.description
             if description.name.isEmpty { description.name = window.track.tag.name }
+            for (code, info) in axes {
+                description.absinfo[code] = info
+                description.add(type: EV.ABS, code: code)
+            }
             return (description: description, keptKind: Optional(window.track.tag.kind))
         }
         // Ties in time go as the live set took them: in the tracks' order.

@@ -19,6 +19,14 @@ public enum ServiceUnit {
         PartOf=graphical-session.target
         After=graphical-session.target
 
+        # Sessions that systemd starts (GNOME, KDE…) reach graphical-session.target, with their
+        # environment imported. Sessions it does not start (sway, i3, openbox…) start the
+        # service themselves, with what launched commands and the focus providers need (SWAYSOCK
+        # or HYPRLAND_INSTANCE_SIGNATURE decide the provider):
+        #   systemctl --user import-environment \(ServiceUnit.sessionVariables.joined(separator: " "))
+        #   systemctl --user start motionscript
+        # `motionscript init --autostart` writes an XDG autostart entry that does both.
+
         [Service]
         Type=notify
         NotifyAccess=main
@@ -40,11 +48,17 @@ public enum ServiceUnit {
         """
     }
 
+    /// The session's variables the service needs: the display for the commands it launches,
+    /// the compositor's socket for the focus provider (`--app-provider`'s choice).
+    public static let sessionVariables = ["DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK", "HYPRLAND_INSTANCE_SIGNATURE", "XDG_CURRENT_DESKTOP"]
+
     /// `~/.config/systemd/user/motionscript.service` (XDG_CONFIG_HOME honoured).
-    public static var userPath: String {
-        let config = getenv("XDG_CONFIG_HOME").flatMap { $0.pointee == 0 ? nil : String(cString: $0) }
+    public static var userPath: String { configHome + "/systemd/user/" + fileName }
+
+    /// `$XDG_CONFIG_HOME`, else `~/.config`.
+    static var configHome: String {
+        getenv("XDG_CONFIG_HOME").flatMap { $0.pointee == 0 ? nil : String(cString: $0) }
             ?? ((getenv("HOME").map { String(cString: $0) } ?? ".") + "/.config")
-        return config + "/systemd/user/" + fileName
     }
 
     /// The path of the running program (what ExecStart should start).

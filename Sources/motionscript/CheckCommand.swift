@@ -1,6 +1,9 @@
 import ArgumentParser
 import MotionCheck
 import MotionHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `motionscript check [PATH…]`: the plugins' mistakes before they go live, as `file:line:
 /// error|warning: …` lines on stderr. Exit 1 when there is an error, 0 otherwise (warnings printed).
@@ -16,6 +19,14 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let plugins: [String]
+        // A fresh install has no config folder yet (the daemon makes it): nothing to check,
+        // which is no usage error. A folder named on the command line must exist.
+        if paths.isEmpty, access(PluginCheck.configFolder, F_OK) != 0 {
+            let folder = PluginCheck.configFolder
+            StandardError.line("motionscript: no config folder yet (\(folder)): nothing to check. Put plugins there, e.g. mkdir -p \(folder) && cp \(ConfigFolder.examplesFolder)/desktop.lua \(folder)/")
+            StandardError.line("motionscript: checked 0 plugins: 0 errors, 0 warnings")
+            return
+        }
         do {
             plugins = try PluginCheck.plugins(in: paths.isEmpty ? [PluginCheck.configFolder] : paths)
         } catch {

@@ -104,7 +104,7 @@ struct CtlEnable: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "enable", abstract: "Load a disabled or failed plugin again.")
     @OptionGroup var connection: CtlConnection
     @Argument(help: "The plugin.") var plugin: String
-    func run() throws { _ = try connection.request("enable", ["plugin": .string(plugin)]) }
+    func run() throws { CtlMessage.print(try connection.request("enable", ["plugin": .string(plugin)])) }
 }
 
 struct CtlDisable: ParsableCommand {
@@ -112,20 +112,20 @@ struct CtlDisable: ParsableCommand {
         abstract: "Unload a plugin (its held keys released) until `enable` or its file changes.")
     @OptionGroup var connection: CtlConnection
     @Argument(help: "The plugin.") var plugin: String
-    func run() throws { _ = try connection.request("disable", ["plugin": .string(plugin)]) }
+    func run() throws { CtlMessage.print(try connection.request("disable", ["plugin": .string(plugin)])) }
 }
 
 struct CtlPause: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause",
         abstract: "All gestures off: every device ungrabbed, every held key and button released (the emergency stop).")
     @OptionGroup var connection: CtlConnection
-    func run() throws { _ = try connection.request("pause") }
+    func run() throws { CtlMessage.print(try connection.request("pause")) }
 }
 
 struct CtlResume: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resume", abstract: "Gestures back on after `pause`.")
     @OptionGroup var connection: CtlConnection
-    func run() throws { _ = try connection.request("resume") }
+    func run() throws { CtlMessage.print(try connection.request("resume")) }
 }
 
 struct CtlStop: ParsableCommand {
@@ -239,5 +239,12 @@ struct CtlScenario: ParsableCommand {
         let files = (answer["files"]?.arrayValue ?? []).compactMap(\.stringValue)
         StandardError.line("motionscript: wrote \(files.joined(separator: ", "))")
         StandardError.line("next: motionscript test \(output)")
+    }
+}
+
+/// What the daemon says a request did (`message`), printed as a line.
+enum CtlMessage {
+    static func print(_ answer: JSONValue) {
+        if let message = answer["message"]?.stringValue, !message.isEmpty { Swift.print(message) }
     }
 }

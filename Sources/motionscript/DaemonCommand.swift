@@ -52,13 +52,11 @@ struct DaemonCommand: ParsableCommand {
     func validate() throws {
         if notify && events != nil { throw ValidationError("--notify is for live input (a replay's failures are its exit status)") }
         guard flightRecorder >= 0, flightRecorder.isFinite else { throw ValidationError("--flight-recorder must be >= 0 seconds, got \(flightRecorder)") }
-        guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
-        guard memory >= 0, memory <= RunCommand.maxMemory else {
-            throw ValidationError("--memory must be between 0 and \(RunCommand.maxMemory) MiB (0 = no limit), got \(memory)")
-        }
+        try OptionChecks.timeout(timeout)
+        try OptionChecks.memory(memory)
         if events != nil && !live.device.isEmpty { throw ValidationError("use --events or --device, not both") }
         try live.validate(live: events == nil)
-        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        try OptionChecks.app(app)
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
                 throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
@@ -73,10 +71,19 @@ struct DaemonCommand: ParsableCommand {
         (live.device.isEmpty ? ["touchpad", "touchscreen"] : live.device).map(DeviceSelector.init)
     }
 
+    /// The default config folder, made when missing (a fresh install's service runs at once).
+    static func defaultFolder() throws -> String {
+        let (path, created) = try ConfigFolder.makingDefault()
+        if created {
+            StandardError.line("motionscript: made the config folder \(path) (empty): put plugins there, e.g. cp \(ConfigFolder.examplesFolder)/desktop.lua \(path)/")
+        }
+        return path
+    }
+
     func run() throws {
         let folder: ConfigFolder
         do {
-            folder = try ConfigFolder(self.folder ?? ConfigFolder.defaultPath)
+            folder = try ConfigFolder(self.folder ?? Self.defaultFolder())
         } catch let error as DaemonError {
             throw ValidationError(error.description)
         }
@@ -112,8 +119,10 @@ struct DaemonCommand: ParsableCommand {
         var status: Int32 = 0
         var message: String?
         do {
-            // The one virtual keyboard and mouse of every plugin, opened before any input.
-            try options.actions.openDevice()
+            // The one virtual keyboard and mouse of every plugin is made at the first key or
+            // mouse action (docs/desktop.md): without /dev/uinput access yet (the usual state
+            // right after installing) plugins that only launch commands run, and a key action
+            // fails as its plugin's error, saying what to do.
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
                 let proxy = live.proxy ? { (host: PluginHost) in
@@ -132,7 +141,7 @@ struct DaemonCommand: ParsableCommand {
                 let service: DaemonService
                 do {
                     service = try DaemonService(host: host, socketPath: socket ?? ControlSocketPath.standard(), grabs: options.grab,
-                                                recorder: FlightRecorder(seconds: flightRecorder))
+                                                recorder: FlightRecorder(seconds: flightRecorder, axes: options.input.axes))
                 } catch let error as ControlSocketBusy {
                     StandardError.line("error: \(error.message)")
                     throw ExitCode(1)

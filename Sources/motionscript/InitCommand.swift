@@ -31,9 +31,28 @@ struct InitCommand: ParsableCommand {
     @Flag(name: .customLong("gnome-extension"), help: "Instead: install the GNOME Shell extension that tells motionscript the focused application (~/.local/share/gnome-shell/extensions/motionscript-focus@motionscript).")
     var gnomeExtension = false
 
+    @Flag(help: "Instead: write an XDG autostart entry that starts the daemon at login, for sessions systemd does not start (~/.config/autostart/motionscript.desktop).")
+    var autostart = false
+
+    @Option(name: .customLong("autostart-file"), help: ArgumentHelp("With --autostart: where to write the entry instead.", valueName: "path"))
+    var autostartFile: String?
+
+    func validate() throws {
+        if [service, autostart, gnomeExtension].filter({ $0 }).count > 1 {
+            throw ValidationError("use one of --service, --autostart and --gnome-extension")
+        }
+        if serviceFile != nil && !service { throw ValidationError("--service-file goes with --service") }
+        if autostartFile != nil && !autostart { throw ValidationError("--autostart-file goes with --autostart") }
+    }
+
     func run() throws {
         if service { return try writeService() }
         if gnomeExtension { return try writeGnomeExtension() }
+        if autostart {
+            try writeOnce(autostartFile ?? AutostartEntry.userPath, AutostartEntry.text(binary: ServiceUnit.currentExecutable))
+            fputs("next: at your next login the session starts the daemon (as the service when systemd has its unit); now: motionscript daemon &\n", stderr)
+            return
+        }
         do {
             let written = try Starter.write(into: directory)
             // stdout stays for JSON Lines: the summary is a diagnostic.
@@ -80,21 +99,38 @@ struct InitCommand: ParsableCommand {
         return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 
+    /// What to do after `init --service`, each line a command that works on a fresh account:
+    /// the config folder made and an example copied into it (the daemon would make the folder,
+    /// but `cp` needs it), the check, the session's environment for the unit, the service.
+    static func serviceNextSteps(examples: String) -> String {
+        """
+        next: mkdir -p ~/.config/motionscript && cp \(examples)/desktop.lua ~/.config/motionscript/
+              motionscript check
+              systemctl --user import-environment DISPLAY WAYLAND_DISPLAY SWAYSOCK HYPRLAND_INSTANCE_SIGNATURE XDG_CURRENT_DESKTOP
+              systemctl --user daemon-reload && systemctl --user enable --now motionscript
+
+        """
+    }
+
     /// The unit, never over an existing one (a user's edits stay).
     private func writeService() throws {
-        let path = serviceFile ?? ServiceUnit.userPath
+        try writeOnce(serviceFile ?? ServiceUnit.userPath, ServiceUnit.text(binary: ServiceUnit.currentExecutable))
+        fputs(Self.serviceNextSteps(examples: ConfigFolder.examplesFolder), stderr)
+    }
+
+    /// Writes `text` to `path` (its folder made), never over an existing file (a user's edits stay).
+    private func writeOnce(_ path: String, _ text: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             fputs("error: \(path) exists; remove it first to write a new one\n", stderr)
             throw ExitCode(2)
         }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try ServiceUnit.text(binary: ServiceUnit.currentExecutable).write(toFile: path, atomically: true, encoding: .utf8)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             fputs("error: cannot write \(path): \(error.localizedDescription)\n", stderr)
             throw ExitCode(2)
         }
         fputs("motionscript: wrote \(path)\n", stderr)
-        fputs("next: motionscript check && systemctl --user daemon-reload && systemctl --user enable --now motionscript\n", stderr)
     }
 }

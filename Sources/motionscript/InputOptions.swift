@@ -29,7 +29,7 @@ struct InputOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution, raw units elsewhere), 'mm' (millimetres, required), 'raw' (device units), or WxH to map the axis ranges onto a surface, e.g. 1920x1080.")
     var surface: String?
 
-    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095.")
+    @Option(help: "Axis ranges XMIN:XMAX[:XRES],YMIN:YMAX[:YRES] for input without a device description (a pipe, raw evdev bytes), e.g. 0:4095,0:4095; a resolution in units per mm (0:1200:12,0:800:12) makes positions millimetres.")
     var axes: String?
 
     func validate() throws { _ = try parsed() }

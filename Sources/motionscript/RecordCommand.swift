@@ -23,7 +23,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the recording (default: standard output).")
     var output: String?
 
-    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX written into the recording when the source has none (a pipe), e.g. 0:4095,0:4095.")
+    @Option(help: "Axis ranges XMIN:XMAX[:XRES],YMIN:YMAX[:YRES] written into the recording when the source has none (a pipe), e.g. 0:4095,0:4095 or, with resolutions in units per mm, 0:1200:12,0:800:12.")
     var axes: String?
 
     @Option(name: .customLong("app-provider"), help: "Also record focus changes of the desktop (sway, hyprland, kwin, gnome, wlroots, x11) as comments the replay applies, or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, DISPLAY).")

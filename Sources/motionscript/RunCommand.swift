@@ -58,9 +58,8 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("cannot read the script \(script)")
         }
         if let problem = SwappedArguments.problem(script: script, events: events) { throw ValidationError(problem) }
-        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
-        guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
-        guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
+        try OptionChecks.timeout(timeout)
+        try OptionChecks.memory(memory)
         if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
         try live.validate(live: !device.isEmpty)
         if live.proxy && watch { throw ValidationError("--proxy replays the events once: use it without --watch") }
@@ -70,7 +69,7 @@ struct RunCommand: ParsableCommand {
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
-        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        try OptionChecks.app(app)
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
                 throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")

@@ -47,7 +47,7 @@ struct TestCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution), 'mm', 'raw', or WxH (e.g. 1920x1080); a scenario's '-- surface:' line wins.")
     var surface: String?
 
-    @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX for raw events without a device description (e.g. 0:4095,0:4095).")
+    @Option(help: "Axis ranges XMIN:XMAX[:XRES],YMIN:YMAX[:YRES] for raw events without a device description (e.g. 0:4095,0:4095; a resolution in units per mm, 0:1200:12,0:800:12, makes positions millimetres).")
     var axes: String?
 
     @Option(help: "The focused application for every scenario (what 'apps =' is decided against); a scenario's '-- app:' line wins.")
@@ -55,11 +55,10 @@ struct TestCommand: ParsableCommand {
 
     func validate() throws {
         _ = try InputOptions.parse(surface: surface, axes: axes)
-        if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
+        try OptionChecks.app(app)
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be >= 1, got \(jobs)") }
-        guard timeout >= 0 else { throw ValidationError("--timeout must be >= 0 seconds (0 = no limit), got \(timeout)") }
-        guard memory >= 0 else { throw ValidationError("--memory must be >= 0 MiB (0 = no limit), got \(memory)") }
-        guard memory <= RunCommand.maxMemory else { throw ValidationError("--memory must be at most \(RunCommand.maxMemory) MiB, got \(memory)") }
+        try OptionChecks.timeout(timeout)
+        try OptionChecks.memory(memory)
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("no such file or folder: \(path)")
         }

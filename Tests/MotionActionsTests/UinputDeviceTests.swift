@@ -31,6 +31,19 @@ import Testing
         #expect(UinputDevice.openError(path: "/dev/uinput", errno: ENOENT).message.contains("sudo modprobe uinput"))
     }
 
+    /// Each key action tries to open the device again (access may have come since); what to do
+    /// is said at the first failure only, later ones say that it failed.
+    @Test func whatToDoIsSaidAtTheFirstFailedOpenOnly() throws {
+        let device = UinputDevice(path: "/")
+        let first = ActionError("cannot open / for the virtual keyboard and mouse: Is a directory")
+        #expect(throws: first) { try device.write([.synReport]) }
+        let later = ActionError("cannot open / for the virtual keyboard and mouse: Is a directory (as at the first key or mouse action; see there, or docs/desktop.md)")
+        #expect(throws: later) { try device.write([.synReport]) }
+        #expect(throws: later) { try device.write([.synReport]) }
+        let advice = UinputDevice.openError(path: "/dev/uinput", errno: EACCES).message
+        #expect(UinputDevice.shortened(advice) == "cannot open /dev/uinput for the virtual keyboard and mouse: Permission denied (as at the first key or mouse action; see there, or docs/desktop.md)")
+    }
+
     @Test func aDirectoryCannotBeOpened() throws {
         let device = UinputDevice(path: "/")
         #expect(throws: ActionError("cannot open / for the virtual keyboard and mouse: Is a directory")) {

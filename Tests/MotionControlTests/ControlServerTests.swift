@@ -76,6 +76,26 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(target.calls.last, "stop")
     }
 
+    /// `ctl enable/disable/pause/resume` print what happened: the answer carries the line.
+    func testEnableDisablePauseAndResumeSayWhatHappened() throws {
+        let target = FakeTarget()
+        let server = try ControlServer(path: folder + "/control.sock", target: target)
+        defer { server.close() }
+        let client = try RawClient(path: server.path)
+        defer { client.close() }
+        func message(_ line: String) throws -> String? { try exchange(server, client, line)["message"]?.stringValue }
+        XCTAssertEqual(try message(#"{"id":1,"command":"disable","plugin":"swipe"}"#),
+                       "swipe: disabled (its held keys released) until `ctl enable swipe` or its file changes")
+        XCTAssertEqual(try message(#"{"id":2,"command":"enable","plugin":"swipe"}"#), "swipe: enabled (version 1 running)")
+        // A plugin that did not load again says so.
+        XCTAssertEqual(try message(#"{"id":3,"command":"enable","plugin":"pinch"}"#), "pinch: not running (failed)")
+        XCTAssertEqual(try message(#"{"id":4,"command":"pause"}"#),
+                       "paused: no plugin receives gestures, every held key released (`ctl resume` resumes)")
+        XCTAssertEqual(try message(#"{"id":5,"command":"pause"}"#), "already paused")
+        XCTAssertEqual(try message(#"{"id":6,"command":"resume"}"#), "resumed: gestures reach the plugins again")
+        XCTAssertEqual(try message(#"{"id":7,"command":"resume"}"#), "not paused: nothing to resume")
+    }
+
     func testTheSocketIsTheUsersAloneAndASecondDaemonIsRefused() throws {
         let path = folder + "/sub/control.sock"
         let server = try ControlServer(path: path, target: FakeTarget())

@@ -74,4 +74,50 @@ final class MultiDeviceFlightRecorderTests: XCTestCase {
         XCTAssertEqual(written.events, 21)
         XCTAssertEqual(summary(try openEventFile(path: path).readAll()), summary(live))
     }
+
+    /// A pipe read with `--axes` (resolutions included, so millimetres): the recording carries
+    /// those ranges as its `A:` lines, and its replay with the defaults reads what the daemon read.
+    func testARecordingKeepsTheAxesTheDaemonRanWith() throws {
+        let folder = NSTemporaryDirectory() + "axes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pad = folder + "/pad"
+        XCTAssertEqual(mkfifo(pad, 0o600), 0)
+        var bytes: [UInt8] = []
+        for (usec, events) in [(0, [(UInt16(3), UInt16(0x2f), Int32(0)), (3, 0x39, 7), (3, 0x35, 600), (3, 0x36, 240)]),
+                               (100_000, [(3, 0x35, 744)]), (200_000, [(3, 0x39, -1)])] {
+            bytes += events.flatMap { Self.record(sec: 10, usec: usec, $0.0, $0.1, $0.2) } + Self.record(sec: 10, usec: usec, 0, 0, 0)
+        }
+        let all = bytes
+        let writer = Thread {
+            let fd = open(pad, O_WRONLY | O_CLOEXEC)
+            _ = all.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        guard case .success(let axes) = EventFileOptions.parseAxes("0:1200:12,0:800:8") else { return XCTFail() }
+        var options = EventFileOptions.desktopDefault
+        options.axes = axes
+        let set = try LiveDeviceSet(selectors: [.path(pad)], options: options)
+        defer { set.close() }
+        let recorder = FlightRecorder(seconds: 60, axes: axes)
+        recorder.attach(to: set)
+        var live: [Frame] = []
+        loop: for _ in 0..<100 {
+            switch try set.nextFrame(timeout: 10) {
+            case .frame(let f): live.append(f)
+            case .end, .timeout: break loop
+            }
+        }
+        func summary(_ frames: [Frame]) -> [String] {
+            frames.map { f in "\(f.t): " + f.events.map { "\($0.id) \($0.phase.rawValue) \($0.x) \($0.y)" }.joined(separator: ", ") }
+        }
+        // Millimetres: 600 units at 12 a mm is 50 mm, 240 at 8 is 30 mm; 144 units later, 12 mm on.
+        XCTAssertEqual(summary(live), ["0.0: 7 down 50.0 30.0", "0.1: 7 move 62.0 30.0", "0.2: 7 up 62.0 30.0"])
+        let path = folder + "/misfire.evemu"
+        _ = try recorder.write(lastSeconds: 60, to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("\nA: 35 0 1200 0 0 12\nA: 36 0 800 0 0 8\n"), text)
+        XCTAssertEqual(summary(try openEventFile(path: path, options: .desktopDefault).readAll()), summary(live))
+    }
 }

@@ -6,9 +6,16 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// Runs the built `motionscript` binary (found beside the test bundle) with `arguments` in
 /// `directory` (default the repository root) and returns its exit status and output.
-func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot, stdin: Data? = nil) throws
+/// `environment`: variables set (or, with nil, removed) over the test's own.
+func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot, stdin: Data? = nil,
+                     environment: [String: String?] = [:]) throws
     -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
+    if !environment.isEmpty {
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        process.environment = merged
+    }
     process.executableURL = URL(fileURLWithPath: motionscriptBinary)
     process.arguments = arguments
     process.currentDirectoryURL = directory

@@ -21,6 +21,16 @@ import Testing
              "error: use --app or --app-provider, not both"),
             (["test", "examples/scenarios", "--app", ""], "error: --app needs an application name"),
             (["record", "--device", "/dev/null", "--app-provider", "kde"], "error: --app-provider must be sway, hyprland, kwin, gnome, wlroots, x11 or none, got kde"),
+            // One check for every command that takes the option: the same values refused, in the same words.
+            (["run", "examples/drag.lua", "--timeout", "inf"], "error: --timeout must be >= 0 seconds (0 = no limit), got inf"),
+            (["daemon", "examples/plugins", "--timeout", "inf"], "error: --timeout must be >= 0 seconds (0 = no limit), got inf"),
+            (["test", "examples/scenarios", "--timeout", "inf"], "error: --timeout must be >= 0 seconds (0 = no limit), got inf"),
+            (["daemon", "examples/plugins", "--memory", "-1"], "error: --memory must be >= 0 MiB (0 = no limit), got -1"),
+            (["test", "examples/scenarios", "--memory", "8796093022208"], "error: --memory must be at most 8796093022207 MiB, got 8796093022208"),
+            (["daemon", "examples/plugins", "--app", ""], "error: --app needs an application name"),
+            (["run", "examples/drag.lua", "--axes", "0:100:0,0:100"], "error: --axes: the X resolution in '0:100:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"),
+            (["daemon", "examples/plugins", "--axes", "0:100:0,0:100"], "error: --axes: the X resolution in '0:100:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"),
+            (["record", "--device", "/dev/null", "--axes", "0:100:0,0:100"], "error: --axes: the X resolution in '0:100:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"),
         ]
         for (arguments, message) in cases {
             let r = try runMotionscript(arguments)

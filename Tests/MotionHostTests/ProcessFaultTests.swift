@@ -407,7 +407,8 @@ private final class DeviceWriter {
         let scene = Scene()
         let device = scene.fifo("device")
         let script = scene.file("phases.lua", "motion.pointers():subscribe(function(p) motion.emit('p', p.phase) end)\n")
-        let run = try Spawned(["run", script, "--device", device])
+        // Raw units said (`--surface raw`): a FIFO describes no resolution, and stderr is pinned whole.
+        let run = try Spawned(["run", script, "--device", device, "--surface", "raw"])
         let writer = DeviceWriter(device)
         defer { writer.close() }
         writer.write(touchFrame(usec: 0, x: 10, first: true))

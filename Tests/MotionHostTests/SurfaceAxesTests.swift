@@ -35,8 +35,64 @@ import MotionLua
         #expect(axes[ABS.Y] == AbsInfo(minimum: -10, maximum: 2047))
         #expect(EventFileOptions.parseAxes("0:4095,7:7") == .failure(.init("--axes: the Y range has minimum = maximum (7); it must be wider than one value")))
         #expect(EventFileOptions.parseAxes("10:0,0:5") == .failure(.init("--axes: the X minimum 10 is above its maximum 0")))
-        #expect(EventFileOptions.parseAxes("0:a,0:5") == .failure(.init("--axes: the X range '0:a' must be MIN:MAX with integers, e.g. 0:4095")))
-        #expect(EventFileOptions.parseAxes("0:5") == .failure(.init("--axes must be XMIN:XMAX,YMIN:YMAX, e.g. 0:4095,0:4095")))
+        #expect(EventFileOptions.parseAxes("0:a,0:5") == .failure(.init("--axes: the X range '0:a' must be MIN:MAX or MIN:MAX:RES with integers, e.g. 0:4095 or 0:1200:12")))
+        #expect(EventFileOptions.parseAxes("0:5") == .failure(.init("--axes must be XMIN:XMAX[:XRES],YMIN:YMAX[:YRES], e.g. 0:4095,0:4095 or 0:1200:12,0:800:12")))
+    }
+
+    /// `--axes MIN:MAX:RES`: a resolution in units per millimetre, for a pipe or FIFO that
+    /// cannot describe its device; given on both axes, positions are millimetres by default.
+    @Test func axesTakeAResolutionThatMakesTheUnitsMillimetres() throws {
+        guard case .success(let axes) = EventFileOptions.parseAxes("0:1200:12,-400:400:8") else { Issue.record(); return }
+        #expect(axes[ABS.MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 1200, resolution: 12))
+        #expect(axes[ABS.Y] == AbsInfo(minimum: -400, maximum: 400, resolution: 8))
+        #expect(EventFileOptions.parseAxes("0:1200:0,0:800:12") == .failure(.init("--axes: the X resolution in '0:1200:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12")))
+        #expect(EventFileOptions.parseAxes("0:1200:12:1,0:800") == .failure(.init("--axes: the X range '0:1200:12:1' must be MIN:MAX or MIN:MAX:RES with integers, e.g. 0:4095 or 0:1200:12")))
+        // The default (millimetres where known) now knows: 100 x 100 mm.
+        var options = EventFileOptions.desktopDefault
+        options.axes = axes
+        #expect(options.resolvedSurface(for: DeviceDescription()) == Surface(width: 100, height: 100))
+        #expect(options.rawUnitsNote(for: DeviceDescription()) == nil)
+        // Without resolutions: raw units, which a live device says once.
+        options.axes = EventFileOptions.ranges(x: 0...1200, y: 0...800)
+        #expect(options.resolvedSurface(for: DeviceDescription()) == nil)
+        #expect(options.rawUnitsNote(for: DeviceDescription())?.hasPrefix("positions are in raw device units (no resolution known, so not millimetres): give --axes XMIN:XMAX:XRES,YMIN:YMAX:YRES") == true)
+        // The command line takes it: a 12 mm move of the raw records' pad at 12 units/mm.
+        let dir = try folder()
+        let events = dir.appendingPathComponent("e.raw")
+        try raw.write(to: events)
+        let script = dir.appendingPathComponent("s.lua")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        let r = try runMotionscript(["run", script.path, "--events", events.path, "--axes", "0:4095:12,0:2047:12"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == """
+            {"t":0,"name":"screen","value":{"h":170.58333333333334,"w":341.25}}
+            {"t":0,"name":"p","value":{"id":5,"phase":"down","x":170.66666666666666,"y":85.33333333333334}}
+
+            """)
+    }
+
+    /// A FIFO-fed pad without resolutions runs in raw units by default: said once on stderr
+    /// (a 12 mm threshold would silently be 12 units); with them, nothing to say.
+    @Test func aLiveDeviceInRawUnitsIsSaidOnce() throws {
+        let dir = try folder()
+        let script = dir.appendingPathComponent("s.lua")
+        try "motion.pointers():emit('p')".write(to: script, atomically: true, encoding: .utf8)
+        for (axes, said) in [("0:4095,0:2047", true), ("0:4095:12,0:2047:12", false)] {
+            let fifo = dir.appendingPathComponent("pad-\(said)").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let bytes = raw
+            let writer = Thread {
+                let fd = open(fifo, O_WRONLY | O_CLOEXEC)
+                bytes.withUnsafeBytes { _ = write(fd, $0.baseAddress!, $0.count) }
+                close(fd)
+            }
+            writer.start()
+            let r = try runMotionscript(["run", script.path, "--device", fifo, "--axes", axes])
+            #expect(r.status == 0, "\(r.stderr)")
+            let notes = r.stderr.split(separator: "\n").filter { $0.contains("raw device units") }
+            #expect(notes == (said ? ["motionscript: \(fifo): positions are in raw device units (no resolution known, so not millimetres): give --axes XMIN:XMAX:XRES,YMIN:YMAX:YRES with XRES, YRES in units per mm (e.g. 0:1200:12,0:800:12), or --surface raw to say you mean raw units"] : []), "\(r.stderr)")
+            #expect(r.stdout.split(separator: "\n").count == 3)
+        }
     }
 
     @Test func rawEventsWithAxesMapOntoTheSurfaceAndTheScreenHasItsSize() throws {

@@ -33,6 +33,28 @@ public struct ConfigFolder: Sendable {
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/motionscript"
     }
 
+    /// The default folder, made when it is missing (with its parents, mode 0700): a fresh
+    /// install's service runs, empty, until plugins are put there (docs/daemon.md), rather than
+    /// exiting at once and restarting in a loop. Returns the path and whether it was made now.
+    public static func makingDefault(at path: String = defaultPath) throws -> (path: String, created: Bool) {
+        var info = stat()
+        if stat(path, &info) == 0 { return (path, false) }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DaemonError("cannot make the config folder \(path): \(error.localizedDescription)")
+        }
+        return (path, true)
+    }
+
+    /// Where the package puts the example plugins (docs/daemon.md "Install"); the first of these
+    /// that exists, else the first (what a message may tell a user to copy from).
+    public static var examplesFolder: String {
+        let candidates = ["/usr/share/doc/motionscript/examples", "/usr/local/share/doc/motionscript/examples"]
+        return candidates.first { access($0, F_OK) == 0 } ?? candidates[0]
+    }
+
     /// The plugins now: (name, path) in name order.
     public func plugins() -> [(name: String, path: String)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

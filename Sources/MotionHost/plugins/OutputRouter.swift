@@ -81,6 +81,24 @@ public final class OutputRouter {
         scratch.removeAll(keepingCapacity: true)
         writer.withBytes { scratch.append(contentsOf: $0) }
         deliver()
+        // `ctl logs` tells the plugin's story too (under the service stdout goes nowhere); the
+        // error of a failure follows as its own diagnostic.
+        log.append(plugin: plugin, "\(plugin): \(status.rawValue) (version \(version))")
+    }
+
+    /// `{"t":…,"status":"paused"|"resumed"}`: every plugin's gestures went off or on again
+    /// (`ctl pause`, the emergency gesture): one untagged line for the whole daemon, so `ctl
+    /// monitor` shows why nothing fired.
+    public func daemonState(t: Double, _ status: String) {
+        writer.reset()
+        writer.raw("{\"t\":")
+        writer.time(t)
+        writer.raw(",\"status\":")
+        writer.string(status)
+        writer.raw("}\n")
+        scratch.removeAll(keepingCapacity: true)
+        writer.withBytes { scratch.append(contentsOf: $0) }
+        deliver()
     }
 
     /// `{"t":…,"name":"proxy","value":{…}}`: a decision of the proxy (`--proxy` over an event

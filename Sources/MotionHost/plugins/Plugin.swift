@@ -68,7 +68,8 @@ public final class Plugin {
     /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
     @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
     @exclusivity(unchecked) public internal(set) var limits: PluginLimits
-    /// Errors reported so far.
+    /// Errors of the version running (reset when a new version loads), and of the versions
+    /// that failed to replace it since.
     public private(set) var errorCount = 0
     public private(set) var lastError: String?
     /// Input times of the recent callback errors (the error policy's window).
@@ -203,7 +204,11 @@ public final class Plugin {
         case .success:
             scriptFailure = nil
             state = .running
+            // `ctl status` tells of the version running: the errors of an earlier one (fixed
+            // since) are not its own.
             recentErrors = []
+            errorCount = 0
+            lastError = nil
             if let source { checkSource(source) }
             // The fingers handed to the new version may already meet an error: it stops that
             // version (under `run`'s policy its caller reports it, as it reports a load's error).
@@ -232,6 +237,14 @@ public final class Plugin {
             source = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
+            return nil
+        }
+        // A version whose text names a key or button that does not exist fails at that gesture,
+        // whenever it comes: it does not replace a version that works (docs/daemon.md "Check
+        // before it goes live"). With no version running, it loads: its other gestures work.
+        if state == .running, pipeline.runtime != nil, let error = PluginCheck.certainErrors(file: path, text: source).first {
+            loadFailed(at: t, "\(path)\(error.line.map { ":\($0)" } ?? ""): \(error.message) (check: this call would fail each time it runs)",
+                       keepsRunning: true)
             return nil
         }
         switch defaults.overridden(by: source) {

@@ -49,6 +49,7 @@ extension PluginHost: PluginControl {
     public func enable(_ name: String) -> Bool {
         guard let plugin = plugin(named: name) else { return false }
         if plugin.state != .running { filesChanged([plugin.path]) }
+        router.log.append(plugin: name, "\(name): enabled (\(plugin.state.rawValue), version \(plugin.version))")
         return true
     }
 
@@ -57,10 +58,16 @@ extension PluginHost: PluginControl {
         isPaused = true
         // What the plugins hold goes up now; the fingers down stay tracked for `resume`.
         for plugin in plugins { plugin.runtime?.releaseHeld() }
+        router.daemonState(t: now, "paused")
         router.flush()
     }
 
-    public func resume() { isPaused = false }
+    public func resume() {
+        guard isPaused else { return }
+        isPaused = false
+        router.daemonState(t: now, "resumed")
+        router.flush()
+    }
 
     public var log: DiagnosticLog { router.log }
 

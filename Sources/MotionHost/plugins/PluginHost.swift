@@ -122,12 +122,25 @@ public final class PluginHost: LiveTarget {
 
     public func plugin(named name: String) -> Plugin? { plugins.first { $0.name == name } }
 
-    /// Input time now for a lifecycle line or a new version: the device's clock when it has
-    /// one, never earlier than a time already given (a device that went away has none).
+    /// Input time now for a lifecycle line, a focus line or a new version: the device's clock
+    /// when it has one, never earlier than a time already given. Live input without one now (its
+    /// device went away, a pipe that ended and is waited for) goes on from the last reading by
+    /// the host's clock, so a reload or a focus change then carries the time it happened, not
+    /// the last frame's. A replay (no `inputTimeNow`) reads no clock.
     var now: Double {
-        time = max(time, inputTimeNow?() ?? time)
+        guard let inputTimeNow else { return time }
+        let local = clock?() ?? Clock.monotonic()
+        if let t = inputTimeNow() {
+            time = max(time, t)
+            clockAnchor = (time, local)
+        } else if let anchor = clockAnchor {
+            time = max(time, anchor.input + (local - anchor.local))
+        }
         return time
     }
+
+    /// The last input time the device gave `now`, and the host's clock then.
+    private var clockAnchor: (input: Double, local: Double)?
 
     /// Loads every plugin in the folder, in name order.
     public func loadAll() {

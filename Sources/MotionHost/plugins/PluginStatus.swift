@@ -22,7 +22,8 @@ public struct PluginStatus: Sendable, Equatable {
     public var state: PluginState
     /// Successful loads so far (the version running, when running).
     public var version: Int
-    /// Errors reported so far (failed loads, callback errors, the error that stopped it).
+    /// Errors of the version running (reset when a new version loads: callback errors, the error
+    /// that stopped it) and of the versions that failed to replace it since.
     public var errors: Int
     public var lastError: String?
     /// Bytes its Lua state holds now.

@@ -80,26 +80,43 @@ public struct EventFileOptions: Sendable, Equatable {
         return nil
     }
 
-    /// Parses `--axes XMIN:XMAX,YMIN:YMAX` (integers, e.g. `0:4095,0:4095`) into ranges for both
-    /// the multi-touch and single-touch axes; the error says what is wrong.
+    /// Parses `--axes XMIN:XMAX[:XRES],YMIN:YMAX[:YRES]` (integers, e.g. `0:4095,0:4095`, or
+    /// `0:1200:12,0:800:12`) into ranges for both the multi-touch and single-touch axes. A
+    /// resolution is in units per millimetre, as the kernel's: given on both axes, positions are
+    /// millimetres by default, as on a device that reports its own. The error says what is wrong.
     public static func parseAxes(_ text: String) -> Result<[UInt16: AbsInfo], AxesError> {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return .failure(AxesError("--axes must be XMIN:XMAX,YMIN:YMAX, e.g. 0:4095,0:4095")) }
-        var bounds: [ClosedRange<Int32>] = []
+        guard parts.count == 2 else { return .failure(AxesError("--axes must be XMIN:XMAX[:XRES],YMIN:YMAX[:YRES], e.g. 0:4095,0:4095 or 0:1200:12,0:800:12")) }
+        var axes: [AbsInfo] = []
         for (name, part) in zip(["X", "Y"], parts) {
-            let pair = part.split(separator: ":", omittingEmptySubsequences: false)
-            guard pair.count == 2, let low = Int32(pair[0].trimmingCharacters(in: .whitespaces)),
-                  let high = Int32(pair[1].trimmingCharacters(in: .whitespaces)) else {
-                return .failure(AxesError("--axes: the \(name) range '\(part)' must be MIN:MAX with integers, e.g. 0:4095"))
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false).map { Int32($0.trimmingCharacters(in: .whitespaces)) }
+            guard fields.count == 2 || fields.count == 3, let low = fields[0], let high = fields[1] else {
+                return .failure(AxesError("--axes: the \(name) range '\(part)' must be MIN:MAX or MIN:MAX:RES with integers, e.g. 0:4095 or 0:1200:12"))
             }
             guard low < high else {
                 return .failure(AxesError(low == high
                     ? "--axes: the \(name) range has minimum = maximum (\(low)); it must be wider than one value"
                     : "--axes: the \(name) minimum \(low) is above its maximum \(high)"))
             }
-            bounds.append(low...high)
+            var resolution: Int32 = 0
+            if fields.count == 3 {
+                guard let r = fields[2], r > 0 else {
+                    return .failure(AxesError("--axes: the \(name) resolution in '\(part)' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"))
+                }
+                resolution = r
+            }
+            axes.append(AbsInfo(minimum: low, maximum: high, resolution: resolution))
         }
-        return .success(Self.ranges(x: bounds[0], y: bounds[1]))
+        return .success([ABS.X: axes[0], ABS.Y: axes[1], ABS.MT_POSITION_X: axes[0], ABS.MT_POSITION_Y: axes[1]])
+    }
+
+    /// What to say once when `device` runs in raw units by default (no `--surface`, no
+    /// resolution known): a threshold in millimetres then means device units, silently. Nil when
+    /// positions are millimetres or a surface, or the device is a mouse (counts either way).
+    public func rawUnitsNote(for device: DeviceDescription) -> String? {
+        guard millimetresWhenKnown, surface == nil, !millimetres, resolvedSurface(for: device) == nil,
+              !device.has(type: EV.REL, code: REL.X) else { return nil }
+        return "positions are in raw device units (no resolution known, so not millimetres): give --axes XMIN:XMAX:XRES,YMIN:YMAX:YRES with XRES, YRES in units per mm (e.g. 0:1200:12,0:800:12), or --surface raw to say you mean raw units"
     }
 
     /// What `parseAxes` found wrong.

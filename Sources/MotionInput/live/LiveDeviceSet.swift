@@ -174,7 +174,14 @@ public final class LiveDeviceSet {
         device.pointerDevice = member.tag
         members.append(member)
         waitIsStale = true
+        // Said once a device: thresholds in millimetres would silently be device units.
+        if let note = options.rawUnitsNote(for: d), rawUnitsSaid.insert(node).inserted {
+            diagnostics?("motionscript: \(node): \(note)")
+        }
     }
+
+    /// The devices whose raw units were said (`add`).
+    private var rawUnitsSaid: Set<String> = []
 
     /// Opens a device a selector matched (present at start or plugged in); failures are said, not fatal.
     private func open(_ node: String) {

@@ -34,9 +34,15 @@ public final class ActionSession {
         input = VirtualInput(sink: stage ?? host.device, holds: host.holds)
     }
 
-    /// Starts a command for `motion.exec` (when actions are performed).
-    func launch(_ command: Command) {
-        if let stage { stage.launch(command.launchable) } else if let launcher = host.launcher { launcher.launch(command.launchable) }
+    /// Starts a command for `motion.exec` (when actions are performed). One that cannot start
+    /// is an error in the script's own log (a plugin's is tagged with its name and kept for
+    /// `ctl logs`), not the process's.
+    func launch(_ command: Command, output: MotionOutput) {
+        if let stage {
+            stage.launch(command.launchable) { output.log("error: " + $0) }
+        } else if let launcher = host.launcher {
+            launcher.launch(command.launchable) { output.log("error: " + $0) }
+        }
     }
 
     /// The version was accepted: its setup's actions are performed now, in order; later ones
