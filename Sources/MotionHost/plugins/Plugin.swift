@@ -40,9 +40,9 @@ public final class Plugin {
     var callbackErrors = 0
     /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
     @exclusivity(unchecked) var runWatchdog: Watchdog? { didSet { noteWatch() } }
-    // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
-    // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
-    // check (about 75 instructions an access, through thread-local storage) is off for them.
+    // Invariant of the properties a call into the plugin reads or writes (`begin`, `end`): they
+    // are used on the host's thread only and never passed inout, so no two accesses overlap and
+    // Swift's dynamic exclusivity check (a thread-local lookup per access) is off for them.
     @exclusivity(unchecked) public private(set) var state: PluginState = .failed {
         didSet { running = state == .running ? pipeline.runtime : nil }
     }
@@ -56,8 +56,9 @@ public final class Plugin {
         }
     }
     /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
-    /// per plugin (some 40 instructions a call). Only a call that failed or asked to disable
-    /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
+    /// per plugin. Invariant: set exactly while `running` holds the runtime, and nothing inside a
+    /// call clears `running`; a call that failed or asked to disable the plugin, which may close
+    /// the runtime, takes a reference of its own first (`settle`).
     @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
     @exclusivity(unchecked) public internal(set) var limits: PluginLimits
     /// Errors reported so far.
