@@ -116,7 +116,11 @@ struct DaemonCommand: ParsableCommand {
             try options.actions.openDevice()
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
-                try HostLoop.replay(source, host: host)
+                let proxy = live.proxy ? { (host: PluginHost) in
+                    try ProxyReplay(source: source, eventsPath: events, outputPath: live.proxyOutput,
+                                    line: { router.value(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)
+                } : nil
+                try HostLoop.replay(source, host: host, proxy: proxy)
                 // A configuration tested as a whole passes only if every plugin ran to the end.
                 let broken = host.status().filter { $0.state != .running }.map(\.name)
                 if !broken.isEmpty {
