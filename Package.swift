@@ -49,6 +49,9 @@ let package = Package(
         // The client code of wlroots' foreign-toplevel protocol, as wayland-scanner generates it
         // from the XML beside it (scripts/generate-wayland-protocol): generated C, not written here.
         .target(name: "CForeignToplevel", dependencies: ["CWayland"], exclude: ["wlr-foreign-toplevel-management-unstable-v1.xml"]),
+        // sd-bus from libsystemd (Debian: libsystemd-dev), for the KWin and GNOME Shell focus
+        // providers' session bus: a header, no code.
+        .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Pure-Swift streams core: no Lua, no I/O.
         .target(name: "MotionStreams", swiftSettings: libraryHotPath),
         // Pointer model, elements, recognizers, gesture sources and operators.
@@ -63,8 +66,8 @@ let package = Package(
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
-        // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11), for `apps =`.
-        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel"]),
+        // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11, KWin, GNOME Shell), for `apps =`.
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel", "CSDBus"]),
         // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
         // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
         // a config folder for the daemon and one script for `run`.
@@ -101,7 +104,7 @@ let package = Package(
         .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
         // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
-        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer"]),
+        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer", "CSDBus"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),

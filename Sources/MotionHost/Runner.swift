@@ -47,7 +47,7 @@ public struct RunOptions {
     public var actions = ActionHost.outputOnly()
     /// `--app NAME`: the focused application for the whole run (no provider, app lines ignored).
     public var app: String?
-    /// `--app-provider NAME` (sway, hyprland, x11, none); nil: chosen from the environment.
+    /// `--app-provider NAME` (sway, hyprland, kwin, gnome, x11, none); nil: chosen from the environment.
     /// Live runs only: a replay's focus comes from its app lines.
     public var appProvider: String?
     /// `run --explain`: told of every recognizer's state changes with the reason (nil: nobody

@@ -38,7 +38,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The focused application for the whole run (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
+    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
     var appProvider: String?
 
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
