@@ -15,7 +15,11 @@ typedef struct {
     int inSwift;       /* > 0 while Swift runs: allocations must not fail */
     void *owner;       /* the Swift runtime that owns the state */
     atomic_int stop;   /* 0, or why this state is stopped (MS_STOP_*); any thread may set it */
-    double deadline;   /* CLOCK_MONOTONIC seconds past which the state stops; 0: none */
+    /* CLOCK_MONOTONIC seconds past which the state stops; 0: none. The state's only copy of its
+     * time limit: written by ms_setdeadline and read by the hooks, both on the thread that runs
+     * the state, and by its Swift owner there (ms_deadlineslot). Another thread never touches
+     * it: a watchdog stops the state through `stop` (ms_state_expire). */
+    double deadline;
     /* A watchdog's thread stops the state at its deadline (ms_state_watch): no hook is needed
      * while it runs within its limit. `tid`: the kernel's id of the thread that runs its Lua
      * code, which the watchdog signals. */

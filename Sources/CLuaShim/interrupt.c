@@ -263,6 +263,8 @@ static void setdeadline_changing(lua_State *L, ms_Extra *e) {
     if (r && r != L) apply(r);
 }
 
+const double *ms_deadlineslot(lua_State *L) { return &ms_extra(L)->deadline; }
+
 int ms_timedout(lua_State *L) { return atomic_load(&ms_extra(L)->stop) == MS_STOP_TIMEOUT; }
 
 int ms_state_stopped(lua_State *L) { return atomic_load(&ms_extra(L)->stop); }

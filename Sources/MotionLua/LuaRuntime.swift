@@ -64,6 +64,7 @@ public final class LuaRuntime {
         self.output = output
         isSandboxed = sandbox
         mainState = L
+        deadlineSlot = ms_deadlineslot(L)
         // This thread's stack bounds, which the first callback checks (`hasStackLeft`), found now:
         // on the main thread glibc reads them from /proc/self/maps (some 2 million instructions
         // with Swift's libraries mapped), which at the first gesture delayed its action and was
@@ -158,8 +159,28 @@ public final class LuaRuntime {
     /// a delayed value, a spring frame), the time it fell due. Output lines carry this time.
     public var time: Double { timeOverride ?? dispatcher.time }
     private var timeOverride: Double?
-    /// Wall-clock (monotonic) time past which the script is stopped; see `setTimeout`.
-    @usableFromInline var deadline = Double.infinity
+    /// Monotonic time (`ms_monotonic`) past which the script is stopped, 0: none; see
+    /// `setDeadline`. The one copy is the state's own (`ms_Extra.deadline`, interrupt.c), which
+    /// its hooks read; this reads it where it is kept, without a call (a daemon compares it for
+    /// every plugin call, `Plugin.begin`). Written only through `setDeadline`, on the thread that
+    /// runs the state; no other thread reads it (a watchdog stops a state through `limiter`).
+    @inlinable public var deadline: Double { deadlineSlot.pointee }
+    /// Where `deadline` is kept: in the state until `close`, then a zero of its own (the state's
+    /// block is freed with it). Set in `init` and `close` only, on the runtime's thread.
+    @exclusivity(unchecked) @usableFromInline var deadlineSlot: UnsafePointer<Double>
+    /// A zero, never written: what a closed runtime's `deadlineSlot` points to.
+    nonisolated(unsafe) private static let noDeadline: UnsafePointer<Double> = {
+        let slot = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        slot.initialize(to: 0)
+        return UnsafePointer(slot)
+    }()
+
+    /// Whether the state's deadline has passed (false without one): where no Lua code runs for
+    /// its hook to see it (the clock's drain).
+    private var isPastDeadline: Bool {
+        let deadline = self.deadline
+        return deadline > 0 && ms_monotonic() > deadline
+    }
 
     /// Whether something up the call stack already set the time (`withTime`).
     var isTimeSet: Bool { timeOverride != nil }
@@ -374,7 +395,7 @@ public final class LuaRuntime {
         while pendingError == nil, let next = dispatcher.clock.nextTime, next < t {
             dispatcher.advance(to: next)
             steps += 1
-            if steps & 1023 == 0, ms_monotonic() > deadline {
+            if steps & 1023 == 0, isPastDeadline {
                 fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
             }
             if steps & 1023 == 0, ms_interrupt_pending() != 0 || ms_state_stopped(mainState) != 0 {
@@ -429,7 +450,7 @@ public final class LuaRuntime {
     }
 
     private func clockShouldStop() -> Bool {
-        if ms_monotonic() > deadline {
+        if isPastDeadline {
             fail(.timeout, "\(scriptPath): timeout: the script ran past its time limit (input time \(JSONText.number(time)) s)")
             return true
         }
@@ -458,7 +479,6 @@ public final class LuaRuntime {
     @inlinable  // a daemon sets one for every plugin call
     public func setDeadline(_ deadline: Double) {
         guard !isClosed else { return }
-        self.deadline = deadline > 0 ? deadline : .infinity
         ms_setdeadline(mainState, deadline > 0 ? deadline : 0)
     }
 
@@ -609,6 +629,7 @@ public final class LuaRuntime {
         let kept = subscriptions.values.sorted { $0.order > $1.order }
         subscriptions.removeAll()
         for entry in kept { entry.subscription.unsubscribe() }
+        deadlineSlot = Self.noDeadline
         ms_closestate(mainState)
         bindings.removeAll()
     }

@@ -41,7 +41,7 @@ import Testing
     /// A daemon arms and disarms around every call into every plugin: that must not wake the
     /// thread each time (it cost a futex call and a context switch per plugin per frame).
     @Test func armingAndDisarmingWithinTheLimitDoesNotWakeTheThread() throws {
-        let thread = Watchdog.WatchThread(grace: 60) {}
+        let thread = WatchThread(grace: 60) {}
         defer { thread.end() }
         for _ in 0..<10_000 {
             thread.arm(at: Clock.monotonic() + 3600, limiter: nil)
@@ -56,7 +56,7 @@ import Testing
     /// for input the host cancels it (`quiesce`), so the idle thread has no timer to wake it.
     /// Armed, a quiesce changes nothing: the stretch keeps its limit.
     @Test func quiesceCancelsThePendingLookOnlyWhenNothingIsArmed() throws {
-        let thread = Watchdog.WatchThread(grace: 60) {}
+        let thread = WatchThread(grace: 60) {}
         defer { thread.end() }
         // Once it runs, the thread has looked and sleeps: it looks again only when its timer
         // fires (an hour away below), so what follows is the callers' doing alone.
@@ -80,7 +80,7 @@ import Testing
     /// call arms it again.
     @Test func aLookWithoutACallEndsTheWatchUntilTheNextCall() throws {
         let running = Mutex<(limit: Double, call: UInt64)?>(nil)
-        let thread = Watchdog.WatchThread(grace: 60, calls: Watchdog.WatchThread.Calls(
+        let thread = WatchThread(grace: 60, calls: WatchThread.Calls(
             current: { running.withLock { $0 } }, expire: { _ in }, lastResort: { _ in }))
         defer { thread.end() }
         #expect(waitFor(thread.threadID) { $0 != nil } != nil)

@@ -99,6 +99,26 @@ import Testing
         #expect(luaL_loadstring(L, "x = 1") == LUA_OK)
         #expect(ms_pcalllua(L, 0, 0, 0) == LUA_OK)
     }
+
+    /// The deadline is kept once, in the state (interrupt.c's `ms_Extra.deadline`, which the hooks
+    /// read): the runtime reads that copy, so what a host compares (`Plugin.begin`) is what the
+    /// hooks enforce; none is 0, and a closed runtime reads 0 (the state's block is gone).
+    @Test func theDeadlineIsKeptOnceInTheState() throws {
+        let runtime = try LuaRuntime(scriptPath: writeScript("return 1"), output: TestOutput())
+        defer { runtime.close() }
+        #expect(runtime.deadline == 0)
+        runtime.setDeadline(123.5)
+        #expect(runtime.deadline == 123.5)
+        #expect(ms_deadlineslot(runtime.mainState).pointee == 123.5)
+        runtime.setDeadline(-1)
+        #expect(runtime.deadline == 0 && ms_deadlineslot(runtime.mainState).pointee == 0)
+        runtime.setTimeout(10, now: 1000)
+        #expect(runtime.deadline == 1010)
+        runtime.close()
+        #expect(runtime.deadline == 0)
+        runtime.setDeadline(5)
+        #expect(runtime.deadline == 0)
+    }
 }
 
 /// Loops with no Lua in them: properties feeding each other through delay(0) run Swift
@@ -123,5 +143,17 @@ import Testing
         runtime.interrupt(reason: "the host stopped it")
         #expect(throws: ScriptError.self) { try runtime.handle(frame(0.5, (1, .down, 0, 0))) }
         #expect(runtime.pendingError?.message.contains("interrupted (the host stopped it)") == true)
+    }
+
+    /// A deadline long past: the clock's drain stops at it with the time limit's error (no Lua
+    /// code runs there for the hook to see it), before the runaway count is reached.
+    @Test func theClocksDrainStopsAtThePastDeadline() throws {
+        let (runtime, _) = try loadedRuntime("local p = motion.property(0)\np:delay(0):subscribe(p)")
+        defer { runtime.close() }
+        runtime.setDeadline(1)
+        #expect(throws: ScriptError.self) { try runtime.handle(frame(0.5, (1, .down, 0, 0))) }
+        #expect(runtime.pendingError?.kind == .timeout)
+        #expect(runtime.pendingError?.message.contains("timeout: the script ran past its time limit (input time ") == true,
+                "\(String(describing: runtime.pendingError))")
     }
 }

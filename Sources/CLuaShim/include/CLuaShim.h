@@ -33,6 +33,9 @@ size_t ms_memoryused(struct lua_State *L);
  * "timeout" from inside Lua, where the error unwinds only Lua frames, and from then on at
  * every instruction (see MS_STOP_TIMEOUT), until a new deadline (a new stretch) is set. */
 void ms_setdeadline(struct lua_State *L, double monotonicSeconds);
+/* Where the state keeps its deadline (the one copy): for its owner to read without a call, on
+ * the thread that runs the state, until ms_closestate frees it. */
+const double *ms_deadlineslot(struct lua_State *L);
 double ms_monotonic(void);
 void ms_closestate(struct lua_State *L);
 int ms_timedout(struct lua_State *L);

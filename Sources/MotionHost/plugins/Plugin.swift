@@ -40,9 +40,9 @@ public final class Plugin {
     var callbackErrors = 0
     /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
     @exclusivity(unchecked) var runWatchdog: Watchdog? { didSet { noteWatch() } }
-    // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
-    // are used on the host's thread only and never passed inout: Swift's dynamic exclusivity
-    // check (about 75 instructions an access, through thread-local storage) is off for them.
+    // Invariant of the properties a call into the plugin reads or writes (`begin`, `end`): they
+    // are used on the host's thread only and never passed inout, so no two accesses overlap and
+    // Swift's dynamic exclusivity check (a thread-local lookup per access) is off for them.
     @exclusivity(unchecked) public private(set) var state: PluginState = .failed {
         didSet { running = state == .running ? pipeline.runtime : nil }
     }
@@ -52,20 +52,13 @@ public final class Plugin {
     @exclusivity(unchecked) private var running: LuaRuntime? {
         didSet {
             runningRef = running.map { Unmanaged.passUnretained($0) }
-            deadlineSet = .nan
             noteWatch()
         }
     }
-    /// The deadline last set in `running`'s state by a call (NaN: none yet, or cleared at the
-    /// end of the call before, under `run`'s policy): a call whose deadline is the same — its start read in the same
-    /// tick of the coarse clock as the call before's (`PluginClock`), as when frames come faster
-    /// than ticks — sets none. The state cannot have been stopped at that deadline meanwhile:
-    /// the clock, no earlier than the precise one, has not reached the end of that tick, so not
-    /// the deadline a limit later either.
-    @exclusivity(unchecked) private var deadlineSet = Double.nan
     /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
-    /// per plugin (some 40 instructions a call). Only a call that failed or asked to disable
-    /// the plugin, which may close the runtime, takes a reference of its own (`settle`).
+    /// per plugin. Invariant: set exactly while `running` holds the runtime, and nothing inside a
+    /// call clears `running`; a call that failed or asked to disable the plugin, which may close
+    /// the runtime, takes a reference of its own first (`settle`).
     @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
     @exclusivity(unchecked) public internal(set) var limits: PluginLimits
     /// Errors of the version running (reset when a new version loads), and of the versions
@@ -380,10 +373,12 @@ public final class Plugin {
         let timeout = limits.timeout
         guard timeout > 0 else { return }
         let deadline = start + timeout
-        if deadline != deadlineSet {
-            runtime.setDeadline(deadline)
-            deadlineSet = deadline
-        }
+        // A call whose deadline is the one its state has — its start read in the same tick of the
+        // coarse clock as the call before's (`PluginClock`), as when frames come faster than
+        // ticks — sets none: the state cannot have been stopped at that deadline meanwhile, as
+        // the clock, no earlier than the precise one, has not reached the end of that tick, so
+        // not the deadline a limit later either.
+        if deadline != runtime.deadline { runtime.setDeadline(deadline) }
         if let watchSlot, let watchRef {
             watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: deadline) }
         } else if let runWatchdog {
@@ -419,7 +414,6 @@ public final class Plugin {
         guard limits.timeout > 0 else { return }
         runWatchdog?.disarm()
         runtime.setDeadline(0)
-        deadlineSet = .nan
     }
 
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).

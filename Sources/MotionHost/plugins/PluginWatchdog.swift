@@ -5,7 +5,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// The time limit of each plugin call. The plugin's state is watched (`LuaRuntime.isWatched`):
+/// The time limit of each plugin call: `WatchThread`'s calls configuration (`run`'s `Watchdog`
+/// is its stretch one). The plugin's state is watched (`LuaRuntime.isWatched`):
 /// its Lua code runs with no hook, and this watchdog stops it at its limit; it is also the
 /// enforcer for code no Lua hook could reach. Each call into a plugin says which plugin runs now
 /// and until when (`enterCall`/`leave`: atomic stores, no lock, no clock read of its own). The
@@ -25,7 +26,7 @@ import Glibc
 /// disabled until its file changes. Time between two calls is the host's, bounded by no limit.
 public final class PluginWatchdog: Sendable {
     public let grace: Double
-    private let timer: Watchdog.WatchThread
+    private let timer: WatchThread
     private let board: Board
     /// The shortest time limit of the host's plugins (`Double` bits; 0: not told), how often
     /// the thread looks while calls run: set by the host's thread, read by it when a call arms
@@ -74,7 +75,7 @@ public final class PluginWatchdog: Sendable {
         self.grace = grace
         let board = Board()
         self.board = board
-        timer = Watchdog.WatchThread(grace: grace, calls: Watchdog.WatchThread.Calls(
+        timer = WatchThread(grace: grace, calls: WatchThread.Calls(
             current: {
                 let word = board.current.load(ordering: .sequentiallyConsistent)
                 return word == Board.none ? nil : (Board.unpack(word).limit, word)
@@ -131,7 +132,7 @@ public final class PluginWatchdog: Sendable {
     /// A call into the plugin in `slot`, started at `start`, runs until `limit` (monotonic
     /// seconds): published (`enter`), and the thread's watch armed unless it runs already — it
     /// goes on from one call and frame to the next, until the thread finds no call running
-    /// (`Watchdog.WatchThread.watchCalls`): a call costs two atomic stores and a load, no lock.
+    /// (`WatchThread.watchCalls`): a call costs two atomic stores and a load, no lock.
     @inline(__always)
     func enterCall(_ slot: Int, start: Double, limit: Double) {
         enter(slot, limit: limit)
@@ -151,7 +152,7 @@ public final class PluginWatchdog: Sendable {
     @inline(__always)
     func enter(_ slot: Int, limit: Double, stoppable: Bool = true) {
         // Sequentially consistent: the thread, which stops watching when it finds no call, must
-        // see this one or the caller must see that it stopped (`Watchdog.WatchThread.watching`).
+        // see this one or the caller must see that it stopped (`WatchThread.watching`).
         board.current.store(Board.pack(limit: limit, slot: slot, stoppable: stoppable), ordering: .sequentiallyConsistent)
     }
 
@@ -176,7 +177,7 @@ public final class PluginWatchdog: Sendable {
     }
 
     /// The host waits for input with no call running: the thread's pending look, which would
-    /// find nothing to do, is cancelled (`Watchdog.WatchThread.quiesce`).
+    /// find nothing to do, is cancelled (`WatchThread.quiesce`).
     public func quiesce() { timer.quiesce() }
 
     /// When the thread will wake by itself (nil: not before a call arms it): for tests.
