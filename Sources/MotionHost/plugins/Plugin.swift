@@ -173,10 +173,9 @@ public final class Plugin {
             return loadFailed(at: t, "\(path): \(what), not a regular file: a plugin is a regular file")
         }
         let source: String
-        do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            return loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
+        switch PluginFiles.read(path) {
+        case .success(let text): source = text
+        case .failure(let why): return loadFailed(at: t, "\(path): cannot read the plugin: \(why)")
         }
         switch defaults.overridden(by: source) {
         case .success(let limits): self.limits = limits
