@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, X11), for `apps =`.
-        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB"]),
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CLinux"]),
         // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
         // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
         // a config folder for the daemon and one script for `run`.
