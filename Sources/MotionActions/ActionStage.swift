@@ -14,13 +14,16 @@ public final class ActionStage: InputEventSink {
 
     private let device: InputEventSink?
     private let launcher: ProcessLauncher?
+    /// The plugin's count of running children (a held `exec` is counted when performed).
+    private let quota: ChildQuota?
     /// Held actions; nil once committed (then actions pass straight on).
     private var held: [Action]? = []
     private var dropped = false
 
-    public init(device: InputEventSink?, launcher: ProcessLauncher?) {
+    public init(device: InputEventSink?, launcher: ProcessLauncher?, quota: ChildQuota? = nil) {
         self.device = device
         self.launcher = launcher
+        self.quota = quota
     }
 
     public func write(_ events: [InputEvent]) throws {
@@ -28,9 +31,10 @@ public final class ActionStage: InputEventSink {
         if held != nil { held!.append(.events(events)) } else { try device?.write(events) }
     }
 
-    public func launch(_ command: LaunchCommand) {
+    /// Throws a `LaunchRefusal` when a limit of running children is reached (not held: then).
+    public func launch(_ command: LaunchCommand) throws {
         if dropped { return }
-        if held != nil { held!.append(.exec(command)) } else { launcher?.launch(command) }
+        if held != nil { held!.append(.exec(command)) } else { _ = try launcher?.launch(command, quota: quota) }
     }
 
     /// The version was accepted: performs what was held, in order, then passes later actions
@@ -44,7 +48,8 @@ public final class ActionStage: InputEventSink {
             case .events(let events):
                 do { try device?.write(events) } catch { firstError = firstError ?? error }
             case .exec(let command):
-                launcher?.launch(command)
+                // The setup's own commands, performed now: a refusal is said like a failed start.
+                do { _ = try launcher?.launch(command, quota: quota) } catch { launcher?.reportRefusal(command, error) }
             }
         }
         if let firstError { throw firstError }

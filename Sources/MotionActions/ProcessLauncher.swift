@@ -36,27 +36,51 @@ public final class ProcessLauncher: Sendable {
     }
 
     /// Starts `command` (its program searched in PATH); returns its pid, or nil when it could
-    /// not start (reported). A command launched again and again is made once: its C strings
+    /// not start (reported, as is a refusal at the process's limit of running children). A
+    /// command launched again and again is made once: its C strings
     /// are ready, and nothing is allocated per launch. The shown form of the command is made
     /// only for a report: a command that runs and succeeds costs no text.
     @discardableResult
     public func launch(_ command: LaunchCommand) -> pid_t? {
+        do {
+            return try launch(command, quota: nil)
+        } catch {
+            reportRefusal(command, error)
+            return nil
+        }
+    }
+
+    /// The same for a plugin whose running children `quota` counts: a command past its limit,
+    /// or past the process's (`ChildReaper.maxRunning`), is not started and throws the reason
+    /// (the plugin's error); one that cannot start is reported and gives nil.
+    public func launch(_ command: LaunchCommand, quota: ChildQuota?) throws -> pid_t? {
         guard let program = command.argv.first, !program.isEmpty else {
             report("motionscript: exec: no command to run")
             return nil
         }
+        if let quota, !quota.take() {
+            throw LaunchRefusal(description: "\(quota.limit) commands this plugin started are still running (the most at once)")
+        }
         var rc: Int32 = 0
+        var full = false
         let arguments = command.cArguments
-        let pid = reaper.spawn(command, report: report) {
+        let pid = reaper.spawn(command, report: report, quota: quota, full: &full) {
             var pid: pid_t = 0
             rc = posix_spawnp(&pid, arguments[0]!, SpawnSettings.actions, SpawnSettings.attributes, arguments, environ)
             return rc == 0 ? pid : nil
         }
         guard let pid else {
+            quota?.giveBack()
+            if full { throw LaunchRefusal(description: "\(ChildReaper.maxRunning) commands started by motion.exec are still running (the most at once)") }
             report("motionscript: exec \(Self.show(command.argv)): cannot start: \(String(cString: strerror(rc)))")
             return nil
         }
         return pid
+    }
+
+    /// Says that `command` was refused (a limit), as a start that failed is said.
+    public func reportRefusal(_ command: LaunchCommand, _ error: Error) {
+        report("motionscript: exec \(Self.show(command.argv)): not started: \(error)")
     }
 
     /// Reports how a launched command ended, if it failed (on the reaper's thread).
