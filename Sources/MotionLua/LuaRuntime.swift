@@ -50,7 +50,7 @@ public final class LuaRuntime {
     ///     script (values it converts, tables it pushes) counts too.
     ///   - sandbox: load the script into the restricted standard library (see `Sandbox`).
     ///   - profile: Lua source run after the standard library (and the sandbox) and before the
-    ///     script, to shape the library for a host (the daemon's plugin profile, README "Plugins").
+    ///     script, to shape the library for a host (the daemon's plugin profile, docs/daemon.md).
     ///     Its chunk's argument (`...`) is a function that writes its one string argument to
     ///     stderr through `output.standardError` (`HostStandardError`).
     ///   - regularFilesOnly: when set, the script opens files without blocking and regular files

@@ -3,7 +3,7 @@ import Testing
 @testable import MotionLua
 
 /// What the command line says when an argument is wrong, and the numbers and times it prints.
-@Suite struct CommandLineEdgeTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineEdgeTests {
     @Test func negativeNumbersAreReadAndRejectedWithTheReason() throws {
         let cases: [([String], String)] = [
             (["run", "examples/drag.lua", "--timeout", "-1"], "error: --timeout must be >= 0 seconds (0 = no limit), got -1.0"),
@@ -132,10 +132,9 @@ import Testing
             """)
     }
 
-    @Test func theFirstFrameOfARecordingIsAtTimeZero() throws {
-        guard let recordings = ["../shared/recordings", "../../shared/recordings", "/work/shared/recordings"]
-            .map({ repositoryRoot.appendingPathComponent($0).standardizedFileURL.path })
-            .first(where: { FileManager.default.fileExists(atPath: $0 + "/3m.evemu") }) else { return }
+    @Test(.enabled(if: sharedRecordings != nil, "needs the evemu recordings in ../shared/recordings"))
+    func theFirstFrameOfARecordingIsAtTimeZero() throws {
+        let recordings = try #require(sharedRecordings)
         let folder = makeTemporaryFolder("time")
         let script = writeFile("motion.pointers():map(function(p) return p.phase end):emit('p')\n", "p.lua", in: folder)
         let r = try runMotionscript(["run", script, "--events", recordings + "/3m.evemu"])

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// docs/desktop.md, "Per-application gestures": a live run follows a (fake) sway.
-@Suite struct LiveFocusTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveFocusTests {
     /// A sway IPC message: "i3-ipc", payload length, type (little-endian), payload.
     private func swayMessage(type: UInt32, _ payload: String) -> [UInt8] {
         var bytes = Array("i3-ipc".utf8)
