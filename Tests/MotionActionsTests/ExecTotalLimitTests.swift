@@ -7,7 +7,7 @@ import Glibc
 
 /// The whole process runs at most 64 `motion.exec` children at once (one descriptor each): the
 /// 65th is not started, and the report says why.
-@Suite struct ExecTotalLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct ExecTotalLimitTests {
     final class Reports: @unchecked Sendable {
         let lock = NSLock()
         var lines: [String] = []

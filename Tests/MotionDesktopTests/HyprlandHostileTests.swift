@@ -8,7 +8,7 @@ import Glibc
 
 /// A Hyprland that misbehaves must not stall input (docs/desktop.md): an event socket that
 /// closes at once, a request socket that is slow to answer, a flood of focus changes.
-@Suite struct HyprlandHostileTests {
+@Suite(.timeLimit(.minutes(2))) struct HyprlandHostileTests {
     func makeDirectory() throws -> String {
         let directory = "/tmp/ms-hypr-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ import Glibc
 
 /// sway sends focus changes faster than the loop wakes: one wake-up reads a bounded amount and
 /// hands on the last focus among what it read, so input is read in between.
-@Suite struct SwayFloodTests {
+@Suite(.timeLimit(.minutes(2))) struct SwayFloodTests {
     @Test func aFullSocketOfFocusChangesIsReadABoundedAmountAtATime() throws {
         let server = try FakeSocketServer(path: temporarySocketPath("sway-flood"))
         let tracker = FocusTracker(source: SwayFocusSource(path: server.path), diagnostics: { _ in }, now: { 0 })

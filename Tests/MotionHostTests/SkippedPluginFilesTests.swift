@@ -7,7 +7,7 @@ import Glibc
 /// `*.lua` entries of the config folder that cannot be plugins (a name that is not UTF-8, a
 /// dangling symbolic link, a FIFO, a folder) are named, raw bytes escaped, by the daemon and by
 /// `check`: none is skipped silently (docs/daemon.md).
-@Suite struct SkippedPluginFilesTests {
+@Suite(.timeLimit(.minutes(2))) struct SkippedPluginFilesTests {
     func folderWithOddEntries() throws -> URL {
         let folder = makeTemporaryFolder("odd")
         writeFile(#"motion.pointers():subscribe(function(p) motion.emit("p", p.phase) end)"#, "good.lua", in: folder)

@@ -8,7 +8,7 @@ import MotionGestures
 /// whole process (docs/daemon.md). Each holds a descriptor (its pidfd) until it ends: one plugin
 /// starting long-running commands without end must not take the daemon's descriptors. A refusal
 /// is that plugin's error, with the reason.
-@Suite struct ExecLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct ExecLimitTests {
     @Test func thePluginThatStartsASeventeenthCommandGetsTheError() throws {
         let host = ActionHost(performs: true, device: RecordingSink(), launcher: ProcessLauncher(report: { _ in }))
         let greedy = try LuaRuntime(scriptPath: writeScript("""
