@@ -39,11 +39,16 @@ let package = Package(
         ),
         // Linux calls glibc declares only under _GNU_SOURCE (ppoll): a header, no code.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
-        // The only C code: the trampoline that raises Lua errors after Swift returned,
+        // The only C code written here: the trampoline that raises Lua errors after Swift returned,
         // the capped allocator and the timeout hook.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // libxcb (Debian: libxcb1-dev), for the X11 focus provider: a header, no code.
         .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
+        // libwayland-client (Debian: libwayland-dev), for the wlroots focus provider: a header, no code.
+        .systemLibrary(name: "CWayland", path: "Sources/CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        // The client code of wlroots' foreign-toplevel protocol, as wayland-scanner generates it
+        // from the XML beside it (scripts/generate-wayland-protocol): generated C, not written here.
+        .target(name: "CForeignToplevel", dependencies: ["CWayland"], exclude: ["wlr-foreign-toplevel-management-unstable-v1.xml"]),
         // Pure-Swift streams core: no Lua, no I/O.
         .target(name: "MotionStreams", swiftSettings: libraryHotPath),
         // Pointer model, elements, recognizers, gesture sources and operators.
@@ -55,8 +60,8 @@ let package = Package(
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
-        // The focused application from the desktop (sway/i3, Hyprland, X11), for `apps =`.
-        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CLinux"]),
+        // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11), for `apps =`.
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel", "CLinux"]),
         // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
         // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
         // a config folder for the daemon and one script for `run`.
@@ -82,7 +87,7 @@ let package = Package(
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck",
+            dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams"], path: "Sources/motionbench"),
@@ -90,7 +95,9 @@ let package = Package(
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
-        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures"]),
+        // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
+        .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
+        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),

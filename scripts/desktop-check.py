@@ -111,6 +111,22 @@ if restart:
         fail("no warning about the lost and regained connection")
     print(f"test-desktop ({provider}): the compositor restarted; the provider reconnected ({line['value']})")
 if daemon:
+    # The choice is said at start, and `ctl status` names the provider and the focused app
+    # (APP_A, focused last).
+    if not any(f"focus from {provider} (--app-provider {provider})" in l for l in stderr):
+        fail(f"the daemon did not say at start which provider it chose")
+    status = subprocess.run([binary, "ctl", "--socket", os.path.join(work, "control.sock"), "status", "--json"],
+                            capture_output=True, text=True, check=True)
+    focus = json.loads(status.stdout).get("focus") or {}
+    if focus.get("provider") != provider or focus.get("connected") is not True \
+            or (focus.get("app") or {}).get("id", "").lower() != app_a.lower():
+        fail(f"ctl status --json: focus {focus}")
+    text = subprocess.run([binary, "ctl", "--socket", os.path.join(work, "control.sock"), "status"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    focus_line = next((l for l in text if l.startswith("focus: ")), "")
+    if not focus_line.lower().startswith(f"focus: {provider} (--app-provider {provider}), connected: {app_a.lower()}"):
+        fail(f"ctl status: {text}")
+    print(f"test-desktop ({provider} daemon): ctl status: {focus_line}")
     # The flight recorder kept the focus changes: its recording, replayed through the same
     # plugins, fires the same bindings in the same order.
     recording = os.path.join(work, "flight.evemu")

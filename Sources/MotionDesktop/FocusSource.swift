@@ -4,7 +4,7 @@ import MotionGestures
 /// file descriptor readable when there is news, and reads it without blocking.
 /// `FocusTracker` drives one: connects, reads, reconnects after a failure.
 public protocol FocusSource: AnyObject {
-    /// The provider's name (`sway`, `hyprland`, `x11`), for messages.
+    /// The provider's name (`sway`, `hyprland`, `wlroots`, `x11`), for messages.
     var name: String { get }
     /// Connects and asks for the current focus and its changes. Throws `FocusError` with the
     /// reason when the desktop cannot be reached.

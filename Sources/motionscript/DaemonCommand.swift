@@ -4,6 +4,7 @@ import MotionActions
 import MotionControl
 import MotionDaemon
 import MotionDesktop
+import MotionGestures
 import MotionHost
 import MotionInput
 import MotionLua
@@ -42,7 +43,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "The focused application for every plugin (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
     var appProvider: String?
 
     @Flag(help: "Live input: a desktop notification (notify-send) when a plugin fails or is disabled, at most one a plugin a minute.")
@@ -60,7 +61,7 @@ struct DaemonCommand: ParsableCommand {
         if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+                throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
             }
             if events != nil { throw ValidationError("--app-provider is for live input (a replay's focused application comes from its app lines or --app)") }
             if app != nil { throw ValidationError("use --app or --app-provider, not both") }
@@ -150,16 +151,25 @@ struct DaemonCommand: ParsableCommand {
                 host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
                 host.loadAll()
                 // One provider for the whole daemon: its socket in the hub's one wait, each
-                // change to every plugin (and to those loaded later) with one app line.
-                let focus = try app == nil ? LiveFocus.tracker(provider: appProvider, diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) })
+                // change to every plugin (and to those loaded later) with one app line. Which
+                // one and why is said at start and in `ctl status`.
+                let focusDiagnostics = { (line: String) in router.diagnostic(nil, String(line.dropFirst(line.hasPrefix("motionscript: ") ? 14 : 0))) }
+                let choice = app == nil ? LiveFocus.choice(provider: appProvider, diagnostics: focusDiagnostics) : nil
+                router.diagnostic(nil, choice?.description ?? "focus fixed to \(app ?? "") (--app)")
+                let focus = try choice?.source.map { FocusTracker(source: $0, diagnostics: focusDiagnostics) }
                     .map { tracker in
                         try LiveFocus(tracker: tracker, device: device) {
                             // The flight recorder keeps it too: `ctl record` replays the live decision.
                             service.recorder.noteFocus($0, at: Clock.monotonic())
                             host.setFocusedApp($0)
                         }
-                    } : nil
+                    }
                 defer { focus?.close() }
+                service.focus = { [unowned host] in
+                    if let app { return ControlStatus.Focus(provider: "fixed", reason: "--app \(app)", connected: nil, app: .some(AppInfo(id: app))) }
+                    return ControlStatus.Focus(provider: choice?.provider ?? "none", reason: choice?.reason ?? "",
+                                               connected: focus.map { $0.tracker.isConnected }, app: host.focusedApp)
+                }
                 router.flush()
                 service.ready()
                 let watcher = try ConfigWatcher(folder: folder)

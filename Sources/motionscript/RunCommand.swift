@@ -38,7 +38,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The focused application for the whole run (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
     var appProvider: String?
 
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
@@ -71,7 +71,7 @@ struct RunCommand: ParsableCommand {
         if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+                throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
             }
             if device.isEmpty { throw ValidationError("--app-provider needs --device (a replay's focused application comes from its app lines or --app)") }
             if app != nil { throw ValidationError("use --app or --app-provider, not both") }

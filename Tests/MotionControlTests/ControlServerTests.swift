@@ -144,6 +144,11 @@ final class ControlServerTests: XCTestCase {
         XCTAssertEqual(line["id"], .string("m"))
         XCTAssertEqual(line["line"]?["keys"], .string("ctrl+alt+Right"))
         XCTAssertEqual(line["line"]?["t"], .number(2))
+        // A focus change is every plugin's: a monitor of one plugin sees it too.
+        server.publish(output: #"{"t":3,"app":{"id":"firefox","title":"Home"}}"#, plugin: nil)
+        let app = try XCTUnwrap(try readAnswer(server, monitor))
+        XCTAssertEqual(app["line"]?["app"]?["id"], .string("firefox"))
+        XCTAssertEqual(app["line"]?["t"], .number(3))
     }
 
     func testTheClientSaysWhenNoDaemonRuns() {

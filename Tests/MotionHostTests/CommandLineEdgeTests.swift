@@ -13,14 +13,14 @@ import Testing
             (["test", "examples/scenarios", "--jobs", "-2"], "error: --jobs must be >= 1, got -2"),
             (["test", "examples/scenarios", "--timeout", "-1"], "error: --timeout must be >= 0 seconds (0 = no limit), got -1.0"),
             (["run", "examples/drag.lua", "--app", ""], "error: --app needs an application name"),
-            (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "gnome"],
-             "error: --app-provider must be sway, hyprland, x11 or none, got gnome"),
+            (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "gnome-shell"],
+             "error: --app-provider must be sway, hyprland, kwin, gnome, wlroots, x11 or none, got gnome-shell"),
             (["run", "examples/drag.lua", "--app-provider", "sway"],
              "error: --app-provider needs --device (a replay's focused application comes from its app lines or --app)"),
             (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "sway", "--app", "foot"],
              "error: use --app or --app-provider, not both"),
             (["test", "examples/scenarios", "--app", ""], "error: --app needs an application name"),
-            (["record", "--device", "/dev/null", "--app-provider", "kde"], "error: --app-provider must be sway, hyprland, x11 or none, got kde"),
+            (["record", "--device", "/dev/null", "--app-provider", "kde"], "error: --app-provider must be sway, hyprland, kwin, gnome, wlroots, x11 or none, got kde"),
         ]
         for (arguments, message) in cases {
             let r = try runMotionscript(arguments)

@@ -472,7 +472,8 @@ open class GestureRecognizer {
     /// `apps = "firefox"` (or a list, `!` excluding): gestures begin only while a matching
     /// application has the focus, decided when the gesture's first pointer goes down and kept
     /// for the whole gesture (a focus change under a swipe does not cancel it). While the focus
-    /// is unknown (no provider) such a recognizer does not begin. Nil: any application.
+    /// is unknown (no provider) only exclusions alone (`"!kitty"`) begin (`AppFocus.admits`).
+    /// Nil: any application.
     public var apps: AppFilter?
     /// The focused application (the dispatcher's, set by `PointerDispatcher.add`).
     public internal(set) var focus: AppFocus?

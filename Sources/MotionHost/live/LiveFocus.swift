@@ -16,14 +16,18 @@ public final class LiveFocus {
     /// The tracker for `--app-provider` (nil: from the environment), or nil when there is
     /// none; a provider that cannot be used is a warning.
     public static func tracker(provider: String?, diagnostics: @escaping (String) -> Void) -> FocusTracker? {
-        switch FocusProviderChoice.source(forced: provider, environment: ProcessInfo.processInfo.environment) {
-        case .success(let source?):
-            return FocusTracker(source: source, diagnostics: diagnostics)
-        case .success(nil):
-            return nil
+        choice(provider: provider, diagnostics: diagnostics).source.map { FocusTracker(source: $0, diagnostics: diagnostics) }
+    }
+
+    /// The provider for `--app-provider` (nil: from the environment) and why; one that cannot
+    /// be used (its variables are missing, it is not built) is a warning, and no provider.
+    public static func choice(provider: String?, diagnostics: (String) -> Void) -> FocusChoice {
+        switch FocusProviderChoice.choose(forced: provider, environment: ProcessInfo.processInfo.environment) {
+        case .success(let choice):
+            return choice
         case .failure(let error):
-            diagnostics("warning: \(error); recognizers with 'apps' do not begin")
-            return nil
+            diagnostics("warning: \(error); recognizers whose 'apps' name applications do not begin")
+            return FocusChoice(source: nil, provider: "none", reason: "\(error)")
         }
     }
 
