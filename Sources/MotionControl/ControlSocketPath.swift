@@ -45,7 +45,14 @@ public enum ControlSocketPath {
                 return "refusing XDG_RUNTIME_DIR \(runtime): anyone can write to it (mode \(octal(info.st_mode))); it must be the user's own (0700)"
             }
         }
-        return problem(folder: folder, standard: isStandard)
+        if let problem = problem(folder: folder, standard: isStandard) { return problem }
+        // In a shared sticky folder (/tmp) only the socket's owner can remove or replace it: a
+        // socket there must be this user's, or someone else made it first.
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_uid != geteuid() {
+            return "refusing the control socket \(path): it belongs to uid \(info.st_uid), not to this user (uid \(geteuid()))"
+        }
+        return nil
     }
 
     public static func problem(socketPath path: String) -> String? {
@@ -66,7 +73,10 @@ public enum ControlSocketPath {
         if info.st_uid != me && (standard || info.st_uid != 0) {
             return prefix + "it belongs to uid \(info.st_uid), not to this user (uid \(me))"
         }
-        if info.st_mode & 0o022 != 0 {
+        // A shared sticky folder (/tmp) is allowed for a socket given with --socket: no one can
+        // remove or replace another's files there (the socket's owner is checked above).
+        let sharedSticky = !standard && info.st_mode & 0o1000 != 0 && info.st_uid == 0
+        if info.st_mode & 0o022 != 0 && !sharedSticky {
             return prefix + "others can write to it (mode \(octal(info.st_mode))); it must be 0700 or at least not writable by group or others"
         }
         if standard, info.st_mode & 0o077 != 0 {

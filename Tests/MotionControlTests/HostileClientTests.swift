@@ -175,6 +175,19 @@ final class SocketFolderTests: XCTestCase {
         }
     }
 
+    /// /tmp (sticky, root's) may hold a socket given with --socket: no one can replace another's
+    /// file there. A socket already there of another user is refused (someone made it first).
+    func testASharedStickyFolderIsAllowedButNotAnotherUsersSocketInIt() throws {
+        XCTAssertNil(ControlSocketPath.problem(socketPath: "/tmp/ms-sticky-\(getpid()).sock", environment: [:]))
+        guard geteuid() == 0 else { throw XCTSkip("needs root to give a file away") }
+        let theirs = "/tmp/ms-sticky-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        XCTAssertEqual(mkfifo(theirs, 0o600), 0)
+        defer { unlink(theirs) }
+        XCTAssertEqual(chown(theirs, 4242, 4242), 0)
+        XCTAssertEqual(ControlSocketPath.problem(socketPath: theirs, environment: [:]),
+                       "refusing the control socket \(theirs): it belongs to uid 4242, not to this user (uid 0)")
+    }
+
     func testAFolderOfAnotherUserIsRefused() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root to give a folder away") }
         let theirs = folder + "/theirs"
