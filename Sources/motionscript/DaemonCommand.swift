@@ -43,7 +43,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "The focused application for every plugin (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
+    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
     var appProvider: String?
 
     @Flag(help: "Live input: a desktop notification (notify-send) when a plugin fails or is disabled, at most one a plugin a minute.")
@@ -116,7 +116,11 @@ struct DaemonCommand: ParsableCommand {
             try options.actions.openDevice()
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
-                try HostLoop.replay(source, host: host)
+                let proxy = live.proxy ? { (host: PluginHost) in
+                    try ProxyReplay(source: source, eventsPath: events, outputPath: live.proxyOutput,
+                                    line: { router.value(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)
+                } : nil
+                try HostLoop.replay(source, host: host, proxy: proxy)
                 // A configuration tested as a whole passes only if every plugin ran to the end.
                 let broken = host.status().filter { $0.state != .running }.map(\.name)
                 if !broken.isEmpty {

@@ -17,9 +17,11 @@ import Testing
         #expect(choose(["HYPRLAND_INSTANCE_SIGNATURE": "abc", "WAYLAND_DISPLAY": "wayland-1"]) == ("hyprland", "HYPRLAND_INSTANCE_SIGNATURE is set", "hyprland"))
         // Another Wayland session (river, labwc, wayfire): wlroots before XWayland's DISPLAY.
         #expect(choose(["WAYLAND_DISPLAY": "wayland-1", "DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "wlroots"]) == ("wlroots", "WAYLAND_DISPLAY is set", "wlroots"))
-        // GNOME's and KDE's compositors lack the protocol: not wlroots (their own providers are named).
-        #expect(choose(["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME"]) == ("x11", "DISPLAY is set", "x11"))
-        #expect(choose(["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"]).provider == "none")
+        // GNOME's and KDE's compositors lack the protocol: not wlroots, nor XWayland's DISPLAY, but their own providers.
+        #expect(choose(["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME"])
+                == ("gnome", "XDG_CURRENT_DESKTOP names GNOME, WAYLAND_DISPLAY is set", "gnome"))
+        #expect(choose(["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"])
+                == ("kwin", "XDG_CURRENT_DESKTOP names KDE, WAYLAND_DISPLAY is set", "kwin"))
         #expect(choose(["DISPLAY": ":1"]) == ("x11", "DISPLAY is set", "x11"))
         #expect(choose(["SWAYSOCK": "", "DISPLAY": ""]) == ("none", "no SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY or DISPLAY in the environment", nil))
     }
@@ -29,7 +31,8 @@ import Testing
         #expect(choose(named: "i3", ["I3SOCK": "/s"]) == ("sway", "--app-provider i3", "sway"))
         #expect(choose(named: "none", ["SWAYSOCK": "/s"]) == ("none", "--app-provider none", nil))
         #expect(choose(named: "wlroots", [:]) == ("error", "--app-provider wlroots needs WAYLAND_DISPLAY set", nil))
-        #expect(choose(named: "kwin", ["WAYLAND_DISPLAY": "wayland-0"]).provider == "error")
+        #expect(choose(named: "kwin", [:]) == ("kwin", "--app-provider kwin", "kwin"))
+        #expect(choose(named: "gnome", [:]) == ("gnome", "--app-provider gnome", "gnome"))
         #expect(choose(named: "plasma", [:]) == ("error", "unknown app provider plasma (sway, hyprland, kwin, gnome, wlroots, x11 or none)", nil))
         #expect(FocusProviderChoice.names == ["sway", "i3", "hyprland", "kwin", "gnome", "wlroots", "x11", "none"])
     }

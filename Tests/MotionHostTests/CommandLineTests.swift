@@ -173,6 +173,6 @@ private func temp(_ name: String, _ text: String) -> String {
     @Test func theExampleBatchPassesThroughTheBinary() throws {
         let r = try motionscript("test", "examples/scenarios", "--jobs", "2")
         #expect(r.status == 0)
-        #expect(r.stdout.hasSuffix("16 passed, 0 failed, 2 skipped\n"))
+        #expect(r.stdout.hasSuffix("25 passed, 0 failed, 2 skipped\n"))
     }
 }

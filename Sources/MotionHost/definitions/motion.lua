@@ -83,6 +83,7 @@ function Recognizer:on(state, fn) end
 ---@field fingers? integer Exactly this many pointers (without it: any number; 2 or more for swipe and hold).
 ---@field devices? string|string[] Only pointers from these input devices (selectors as for --device).
 ---@field apps? string|string[] Only while these applications have the focus (app_id or X11 class, any case; "!name" excludes: exclusions alone also admit an unknown focus), decided when the gesture begins.
+---@field consume? boolean Under --proxy, a touch this recognizes never reaches the desktop (default false; docs/desktop.md).
 
 ---@class motion.TranslationOptions: motion.RecognizerOptions
 ---@field threshold? number Units the centroid must move (strictly more) to begin (default 5; millimetres on a pad that reports its resolution).

@@ -11,7 +11,7 @@ public final class LiveFocus {
     public let tracker: FocusTracker
     private let device: LiveDeviceSet
     private let deliver: (AppInfo?) throws -> Void
-    private var watched: (fd: Int32, token: WatchToken)?
+    private var watched: (fd: Int32, writing: Bool, token: WatchToken)?
 
     /// The tracker for `--app-provider` (nil: from the environment), or nil when there is
     /// none; a provider that cannot be used is a warning.
@@ -55,15 +55,18 @@ public final class LiveFocus {
         if let due = secondsUntilDue, due <= 0 { try poll() }
     }
 
-    /// Keeps the hub's wait on the tracker's current connection (a reconnection has a new descriptor).
+    /// Keeps the hub's wait on the tracker's current connection (a reconnection has a new
+    /// descriptor; a D-Bus connection with something to write waits for POLLOUT too).
     private func rewatch() {
         let fd = tracker.fileDescriptor
-        if let watched, watched.fd != fd {
+        let writing = tracker.wantsToWrite
+        if let watched, watched.fd != fd || watched.writing != writing {
             device.unwatch(watched.token)
             self.watched = nil
         }
         if let fd, watched == nil {
-            watched = (fd, device.watch(fd: fd) { [unowned self] in try poll() })
+            let events = Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0)
+            watched = (fd, writing, device.watch(fd: fd, events: events) { [unowned self] in try poll() })
         }
     }
 

@@ -238,6 +238,21 @@ public final class PluginHost: LiveTarget {
         return true
     }
 
+    /// Every recognizer of the running plugins (or `run`'s script), plugins in load order and
+    /// each plugin's recognizers in creation order: the consumers the proxy arbitrates among
+    /// (`ConsumerArbitration`). Allocates nothing.
+    public func eachRecognizer(_ visit: (GestureRecognizer) -> Void) {
+        if let script {
+            guard let runtime = script.pipeline.runtime else { return }
+            for r in runtime.dispatcher.recognizers { visit(r) }
+            return
+        }
+        for plugin in plugins where plugin.state == .running {
+            guard let runtime = plugin.pipeline.runtime else { continue }
+            for r in runtime.dispatcher.recognizers { visit(r) }
+        }
+    }
+
     // MARK: LiveTarget
 
     public func handle(_ frame: Frame) {

@@ -49,6 +49,7 @@ enum ScenarioExecution {
         }
         let input = try ScenarioSurface.options(for: job.script, base: job.input)
         let app = try ScenarioSurface.app(for: job.script) ?? (job.app.isEmpty ? nil : job.app)
+        let proxyFrom = try ScenarioSurface.proxy(for: job.script)
         let source = try Runner.openEvents(path: job.events, options: input)
         let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes, send: send)
         let runtime = try makeRuntime(for: job, output: output)
@@ -65,7 +66,15 @@ enum ScenarioExecution {
         runtime.setTimeout(job.timeout)
         do {
             try runtime.load()
-            try Runner.feed(source, to: runtime, timeout: job.timeout, deadline: deadline)
+            if let proxyFrom {
+                // `-- proxy:`: the clone's decisions are output lines the expected file pins.
+                let proxy = try ProxyReplay(source: source, eventsPath: job.events, outputPath: nil, from: proxyFrom,
+                                            line: { [unowned output] in output.emit(t: $0, name: "proxy", value: $1) },
+                                            consumers: { [unowned runtime] visit in for r in runtime.dispatcher.recognizers { visit(r) } })
+                try Runner.replay(source, to: ProxiedTarget(runtime, proxy: proxy), timeout: job.timeout, deadline: deadline)
+            } else {
+                try Runner.feed(source, to: runtime, timeout: job.timeout, deadline: deadline)
+            }
         } catch is ScriptError where output.overflowed {
             throw OutputOverflow(message: "\(job.script): \(output.overflowReason)")
         }
