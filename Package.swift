@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11, KWin, GNOME Shell), for `apps =`.
-        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel", "CSDBus"]),
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel", "CSDBus", "CLinux"]),
         // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
         // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
         // a config folder for the daemon and one script for `run`.

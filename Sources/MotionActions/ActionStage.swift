@@ -14,13 +14,16 @@ public final class ActionStage: InputEventSink {
 
     private let device: InputEventSink?
     private let launcher: ProcessLauncher?
+    /// The plugin's count of running children (a held `exec` is counted when performed).
+    private let quota: ChildQuota?
     /// Held actions; nil once committed (then actions pass straight on).
     private var held: [Action]? = []
     private var dropped = false
 
-    public init(device: InputEventSink?, launcher: ProcessLauncher?) {
+    public init(device: InputEventSink?, launcher: ProcessLauncher?, quota: ChildQuota? = nil) {
         self.device = device
         self.launcher = launcher
+        self.quota = quota
     }
 
     public func write(_ events: [InputEvent]) throws {
@@ -28,11 +31,12 @@ public final class ActionStage: InputEventSink {
         if held != nil { held!.append(.events(events)) } else { try device?.write(events) }
     }
 
+    /// Throws a `LaunchRefusal` when a limit of running children is reached (not held: then).
     /// `startFailure`: told when a command launched now cannot start (one held for `commit` is
     /// reported as `ProcessLauncher.launch(_:)` reports).
-    public func launch(_ command: LaunchCommand, startFailure: (String) -> Void) {
+    public func launch(_ command: LaunchCommand, startFailure: (String) -> Void) throws {
         if dropped { return }
-        if held != nil { held!.append(.exec(command)) } else { launcher?.launch(command, startFailure: startFailure) }
+        if held != nil { held!.append(.exec(command)) } else { _ = try launcher?.launch(command, quota: quota, startFailure: startFailure) }
     }
 
     /// The version was accepted: performs what was held, in order, then passes later actions
@@ -46,7 +50,8 @@ public final class ActionStage: InputEventSink {
             case .events(let events):
                 do { try device?.write(events) } catch { firstError = firstError ?? error }
             case .exec(let command):
-                launcher?.launch(command)
+                // The setup's own commands, performed now: a refusal is said like a failed start.
+                do { _ = try launcher?.launch(command, quota: quota) } catch { launcher?.reportRefusal(command, error) }
             }
         }
         if let firstError { throw firstError }

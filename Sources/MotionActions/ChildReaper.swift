@@ -21,6 +21,8 @@ import Glibc
 /// the life of the process.
 final class ChildReaper: @unchecked Sendable {
     static let shared = ChildReaper()
+    /// Children of the whole process running at once (docs/daemon.md): each holds a pidfd.
+    static let maxRunning = 64
 
     private struct Child {
         let pid: pid_t
@@ -30,6 +32,8 @@ final class ChildReaper: @unchecked Sendable {
         /// made per launch.
         let command: LaunchCommand
         let report: @Sendable (String) -> Void
+        /// The plugin's count, given back when the child ends.
+        let quota: ChildQuota?
     }
 
     private let openPidfd: @Sendable (pid_t) -> Int32
@@ -60,15 +64,22 @@ final class ChildReaper: @unchecked Sendable {
     /// `ProcessLauncher.reportEnd` with `report`, on the reaper's thread. The lock is held from
     /// before the child exists until it is listed, so the reaper's look for ended children
     /// (after a SIGCHLD) cannot pass it by.
-    func spawn(_ command: LaunchCommand, report: @escaping @Sendable (String) -> Void, _ start: () -> pid_t?) -> pid_t? {
+    /// `full`: set when `maxRunning` children run already (nothing started then).
+    func spawn(_ command: LaunchCommand, report: @escaping @Sendable (String) -> Void, quota: ChildQuota? = nil,
+               full: inout Bool, _ start: () -> pid_t?) -> pid_t? {
         lock.lock()
+        guard children.count < Self.maxRunning else {
+            lock.unlock()
+            full = true
+            return nil
+        }
         guard let pid = start() else {
             lock.unlock()
             return nil
         }
         // pidfds are close-on-exec from the start (pidfd_open(2)).
         let pidfd = openPidfd(pid)
-        children.append(Child(pid: pid, pidfd: pidfd, command: command, report: report))
+        children.append(Child(pid: pid, pidfd: pidfd, command: command, report: report, quota: quota))
         var wake = false
         if !started { startThread() }
         if pidfd >= 0 {
@@ -165,6 +176,7 @@ final class ChildReaper: @unchecked Sendable {
                     while waitpid(ended[i].child.pid, &status, 0) < 0 && errno == EINTR {}
                     close(ended[i].child.pidfd)
                 }
+                ended[i].child.quota?.giveBack()
                 ProcessLauncher.reportEnd(status, of: ended[i].child.command, to: ended[i].child.report)
             }
             lock.withLock { reapedCount += ended.count }

@@ -36,35 +36,61 @@ public final class ProcessLauncher: Sendable {
     }
 
     /// Starts `command` (its program searched in PATH); returns its pid, or nil when it could
-    /// not start (reported). A command launched again and again is made once: its C strings
+    /// not start (reported, as is a refusal at the process's limit of running children). A
+    /// command launched again and again is made once: its C strings
     /// are ready, and nothing is allocated per launch. The shown form of the command is made
     /// only for a report: a command that runs and succeeds costs no text.
     @discardableResult
     public func launch(_ command: LaunchCommand) -> pid_t? {
-        launch(command) { report("motionscript: " + $0) }
+        do {
+            return try launch(command, quota: nil) { report("motionscript: " + $0) }
+        } catch {
+            reportRefusal(command, error)
+            return nil
+        }
     }
 
-    /// Starts `command`; a command that cannot start is said to `startFailure` (`exec […]:
-    /// cannot start: …`, on the caller's thread: a plugin's own log, tagged with its name),
-    /// how a started one ended to `report` as `launch(_:)` does.
+    /// The same for a plugin's command held until its version loaded: a start failure is said
+    /// as `launch(_:)` says it (the version's own log is gone by then).
     @discardableResult
-    public func launch(_ command: LaunchCommand, startFailure: (String) -> Void) -> pid_t? {
+    public func launch(_ command: LaunchCommand, quota: ChildQuota?) throws -> pid_t? {
+        try launch(command, quota: quota) { report("motionscript: " + $0) }
+    }
+
+    /// Starts `command` for a plugin whose running children `quota` counts (nil: none counted):
+    /// a command past its limit, or past the process's (`ChildReaper.maxRunning`), is not started
+    /// and throws the reason (the plugin's error); one that cannot start is said to
+    /// `startFailure` (`exec […]: cannot start: …`, on the caller's thread: a plugin's own log,
+    /// tagged with its name) and gives nil; how a started one ended goes to `report`.
+    @discardableResult
+    public func launch(_ command: LaunchCommand, quota: ChildQuota?, startFailure: (String) -> Void) throws -> pid_t? {
         guard let program = command.argv.first, !program.isEmpty else {
             startFailure("exec: no command to run")
             return nil
         }
+        if let quota, !quota.take() {
+            throw LaunchRefusal(description: "\(quota.limit) commands this plugin started are still running (the most at once)")
+        }
         var rc: Int32 = 0
+        var full = false
         let arguments = command.cArguments
-        let pid = reaper.spawn(command, report: report) {
+        let pid = reaper.spawn(command, report: report, quota: quota, full: &full) {
             var pid: pid_t = 0
             rc = posix_spawnp(&pid, arguments[0]!, SpawnSettings.actions, SpawnSettings.attributes, arguments, environ)
             return rc == 0 ? pid : nil
         }
         guard let pid else {
+            quota?.giveBack()
+            if full { throw LaunchRefusal(description: "\(ChildReaper.maxRunning) commands started by motion.exec are still running (the most at once)") }
             startFailure("exec \(Self.show(command.argv)): cannot start: \(String(cString: strerror(rc)))")
             return nil
         }
         return pid
+    }
+
+    /// Says that `command` was refused (a limit), as a start that failed is said.
+    public func reportRefusal(_ command: LaunchCommand, _ error: Error) {
+        report("motionscript: exec \(Self.show(command.argv)): not started: \(error)")
     }
 
     /// Reports how a launched command ended, if it failed (on the reaper's thread).

@@ -32,6 +32,16 @@ public enum PluginCheck {
         return plugins
     }
 
+    /// The `*.lua` entries of the folders among PATHS that are not plugins, each a warning
+    /// with the reason (as the daemon says them).
+    public static func skipped(in paths: [String]) -> [CheckFinding] {
+        paths.flatMap { path -> [CheckFinding] in
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+            return PluginFiles.list(path).skipped.map { CheckFinding(file: $0.path, line: nil, .warning, "not loaded: " + $0.reason) }
+        }
+    }
+
     /// The default configuration folder: `$XDG_CONFIG_HOME/motionscript` or `~/.config/motionscript`.
     public static var configFolder: String {
         if let x = getenv("XDG_CONFIG_HOME"), x.pointee != 0 { return String(cString: x) + "/motionscript" }
@@ -150,17 +160,7 @@ public struct ControlCheckError: Error, CustomStringConvertible {
 
 enum FolderListing {
     static func luaFiles(in folder: String) -> [String] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasSuffix(".lua"), !name.hasPrefix(".") else { continue }
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            var info = stat()
-            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { names.append(path) }
-        }
-        return names.sorted()
+        PluginFiles.list(folder).files
     }
 
     static func read(_ path: String) -> String? {

@@ -25,6 +25,8 @@ public final class ControlClient {
 
     public init(path: String) throws {
         guard let address = UnixSocketAddress(path) else { throw ConnectError.failed("the socket path \(path) is too long") }
+        // A socket in a folder someone else controls may be theirs: not trusted.
+        if let problem = ControlSocketPath.problem(socketPath: path) { throw ConnectError.failed(problem) }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ConnectError.failed(systemError("cannot create a socket")) }
         let connected = address.withSockaddr { connect(fd, $0, $1) }

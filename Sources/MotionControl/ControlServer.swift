@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import MotionGestures
 import MotionScenarios
 
@@ -8,6 +9,12 @@ import MotionScenarios
 /// from the host's one event loop: the loop waits on `descriptors` together with its devices and
 /// calls `service(_:)` for each readable one, so no thread is needed and a client never holds up
 /// input. A client that stops reading a stream is dropped rather than buffered without bound.
+///
+/// Hostile or broken clients are bounded too: at most `maxClients` at once (a newcomer past
+/// them is told why and closed), at most `maxRequestsPerWakeUp` requests of one client handled
+/// per wake-up (the rest stays in the kernel's buffer until the next one, after the devices'
+/// frames), and when `accept` fails for want of descriptors the listener is left alone for a
+/// while (a listener that stays readable would wake the loop at once, forever).
 public final class ControlServer {
     public let path: String
     public weak var target: ControlTarget?
@@ -19,6 +26,24 @@ public final class ControlServer {
     public var onMonitorsChanged: (() -> Void)?
     /// Peers refused so far (another user), for the daemon's diagnostics and tests.
     public private(set) var refusedPeers = 0
+    /// Where the server's own warnings go (the daemon's log).
+    public var diagnostics: ((String) -> Void)?
+
+    /// Clients served at once (docs/control.md).
+    public static let maxClients = 64
+    /// Requests of one client handled per wake-up (docs/control.md).
+    public static let maxRequestsPerWakeUp = 64
+    /// The first pause after `accept` failed for want of descriptors; it doubles while the
+    /// failures go on, up to `maxAcceptPause`.
+    static let firstAcceptPause = 0.1
+    static let maxAcceptPause = 2.0
+    /// While accepting pauses (`acceptPaused`), the loop waits on this timer instead of the
+    /// listener. Made at start: when descriptors run out there is none left to make it with.
+    private var acceptTimer: Int32 = -1
+    private var acceptPaused = false
+    private var acceptPause = 0.0
+    /// The peeked bytes of one read (one buffer for all clients: the server runs on one thread).
+    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
     private var listener: Int32 = -1
     private var lock: ControlSocketLock?
@@ -35,8 +60,12 @@ public final class ControlServer {
         self.path = path
         self.target = target
         let folder = ControlSocketPath.folder(of: path)
+        let environment = ControlSocketPath.environment
+        // XDG_RUNTIME_DIR is looked at before a folder is made in it.
+        if let problem = ControlSocketPath.problem(socketPath: path, environment: environment) { throw ControlError(problem) }
         if access(folder, F_OK) != 0 {
             try Self.makeFolders(folder)
+            if let problem = ControlSocketPath.problem(socketPath: path, environment: environment) { throw ControlError(problem) }
         }
         lock = try ControlSocketLock(socketPath: path)
         guard let address = UnixSocketAddress(path) else {
@@ -60,6 +89,7 @@ public final class ControlServer {
             close()
             throw ControlError(message)
         }
+        acceptTimer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))
     }
 
     deinit { close() }
@@ -78,6 +108,10 @@ public final class ControlServer {
     public func close() {
         for fd in clients.keys { Glibc.close(fd) }
         clients.removeAll()
+        if acceptTimer >= 0 {
+            Glibc.close(acceptTimer)
+            acceptTimer = -1
+        }
         if listener >= 0 {
             Glibc.close(listener)
             listener = -1
@@ -89,7 +123,8 @@ public final class ControlServer {
 
     /// What the loop waits on for reading: the listening socket and every client.
     public var descriptors: [Int32] {
-        listener < 0 ? [] : [listener] + clients.keys.sorted()
+        guard listener >= 0 else { return [] }
+        return [acceptPaused ? acceptTimer : listener] + clients.keys.sorted()
     }
 
     /// Clients with output the kernel did not take yet (the loop may also wait for POLLOUT on them).
@@ -100,6 +135,13 @@ public final class ControlServer {
     /// Serves one descriptor of `descriptors` that became readable (or writable).
     public func service(_ fd: Int32) {
         if fd == listener {
+            acceptClients()
+        } else if fd == acceptTimer, acceptPaused {
+            // The pause is over: the listener is waited on again (and tried at once).
+            var expirations: UInt64 = 0
+            _ = read(acceptTimer, &expirations, 8)
+            acceptPaused = false
+            onDescriptorsChanged?()
             acceptClients()
         } else if let client = clients[fd] {
             flush(client)
@@ -127,7 +169,12 @@ public final class ControlServer {
         while true {
             // (accept4 is _GNU_SOURCE-only in the Swift Glibc module: the flags are set after.)
             let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                let code = errno
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { pauseAccepting(code) }
+                return
+            }
+            acceptPause = 0
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             guard let peer = PeerCredentials(socket: fd), peer.uid == ownerUid else {
@@ -139,8 +186,43 @@ public final class ControlServer {
                 Glibc.close(fd)
                 continue
             }
+            guard clients.count < Self.maxClients else {
+                let answer = ControlAnswer.refused(id: .null, "refused: \(Self.maxClients) control clients are connected already (the most the daemon serves at once)").line + "\n"
+                _ = Array(answer.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                Glibc.close(fd)
+                continue
+            }
             clients[fd] = ControlClientState(fd: fd, peer: peer)
             onDescriptorsChanged?()
+        }
+    }
+
+    /// `accept` failed for want of descriptors (or memory): the connection waits in the backlog,
+    /// and the listener stays readable. The loop waits on a timer instead, for 0.1 s, then
+    /// twice as long while it goes on (at most 2 s); said once until an accept succeeds.
+    private func pauseAccepting(_ code: Int32) {
+        let first = acceptPause == 0
+        acceptPause = first ? Self.firstAcceptPause : min(acceptPause * 2, Self.maxAcceptPause)
+        if first {
+            diagnostics?("warning: control socket: cannot accept a client: \(String(cString: strerror(code))) (\(Self.errnoName(code))); waiting \(JSONTextNumber.short(acceptPause)) s before accepting again")
+        }
+        // Without a timer (none could be made at start), the listener stays.
+        guard acceptTimer >= 0 else { return }
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(acceptPause)
+        spec.it_value.tv_nsec = Int((acceptPause - acceptPause.rounded(.down)) * 1e9)
+        guard timerfd_settime(acceptTimer, 0, &spec, nil) == 0 else { return }
+        acceptPaused = true
+        onDescriptorsChanged?()
+    }
+
+    static func errnoName(_ code: Int32) -> String {
+        switch code {
+        case EMFILE: return "EMFILE"
+        case ENFILE: return "ENFILE"
+        case ENOBUFS: return "ENOBUFS"
+        case ENOMEM: return "ENOMEM"
+        default: return "errno \(code)"
         }
     }
 
@@ -151,26 +233,42 @@ public final class ControlServer {
         if client.monitor != nil { onMonitorsChanged?() }
     }
 
+    /// Handles at most `maxRequestsPerWakeUp` requests: the bytes are peeked and only those of
+    /// the requests handled are taken, so the rest waits in the kernel's buffer and the
+    /// descriptor stays readable (the loop comes back after its other work, frames first).
     private func readRequests(_ client: ControlClientState) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+        var budget = Self.maxRequestsPerWakeUp
+        while budget > 0 {
+            let n = readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
             if n == 0 { return drop(client) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return }
                 return drop(client)
             }
-            client.input.append(contentsOf: buffer[..<n])
-            while let newline = client.input.firstIndex(of: 0x0A) {
-                let line = String(decoding: client.input[..<newline], as: UTF8.self)
-                client.input.removeSubrange(...newline)
-                if !line.allSatisfy({ $0 == " " || $0 == "\r" }) { handle(line, from: client) }
-                guard clients[client.fd] != nil else { return }
+            // The whole lines among the peeked bytes, as many as the budget allows.
+            var lines: [String] = []
+            var taken = 0
+            while lines.count < budget, let newline = readBuffer[taken..<n].firstIndex(of: 0x0A) {
+                client.input.append(contentsOf: readBuffer[taken..<newline])
+                lines.append(String(decoding: client.input, as: UTF8.self))
+                client.input.removeAll(keepingCapacity: true)
+                taken = newline + 1
             }
+            if lines.isEmpty {
+                // Part of a line: kept, and the next bytes read.
+                client.input.append(contentsOf: readBuffer[..<n])
+                taken = n
+            }
+            _ = readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, taken, Int32(MSG_DONTWAIT)) }
             if client.input.count > ControlProtocol.maxRequestBytes {
                 reply(ControlAnswer.refused(id: .null, "request longer than \(ControlProtocol.maxRequestBytes) bytes"), to: client)
                 return drop(client)
+            }
+            for line in lines {
+                budget -= 1
+                if !line.allSatisfy({ $0 == " " || $0 == "\r" }) { handle(line, from: client) }
+                guard clients[client.fd] != nil else { return }
             }
         }
     }

@@ -11,8 +11,19 @@ final class ControlSocketLock {
 
     init(socketPath: String) throws {
         path = socketPath + ".lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ControlError(systemError("cannot open \(path)")) }
+        // Not through a link, and never another user's file: someone who could put a link
+        // there must not make the daemon truncate what it points to.
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw ControlError("cannot open \(path): it is a symbolic link (refused: the lock is the daemon's own file)") }
+            throw ControlError(systemError("cannot open \(path)"))
+        }
+        var info = stat()
+        if fstat(fd, &info) != 0 || info.st_mode & S_IFMT != S_IFREG || info.st_uid != geteuid() {
+            let why = info.st_mode & S_IFMT != S_IFREG ? "it is not a regular file" : "it belongs to uid \(info.st_uid)"
+            Glibc.close(fd)
+            throw ControlError("cannot open \(path): \(why) (refused: the lock is the daemon's own file)")
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let holder = Self.readPid(fd)
             Glibc.close(fd)

@@ -65,6 +65,7 @@ public final class DaemonService: ControlTarget {
             self?.server?.publish(log: entry.line, plugin: entry.plugin)
         }
         server?.onMonitorsChanged = { [weak self] in self?.updateMonitor() }
+        server?.diagnostics = { [weak host] in host?.router.diagnostic(nil, $0) }
         if let problem {
             host.router.diagnostic(nil, "warning: no control socket (ctl will not reach this daemon): \(problem); set XDG_RUNTIME_DIR or --socket")
         }

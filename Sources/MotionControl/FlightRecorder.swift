@@ -98,7 +98,7 @@ public final class FlightRecorder {
             return (description: description, keptKind: Optional(window.track.tag.kind))
         }
         // Ties in time go as the live set took them: in the tracks' order.
-        let recording = MergedRecording(writer: try EvemuWriter(path: path, devices: devices), devices: windows.count,
+        let recording = MergedRecording(writer: try EvemuWriter(file: DaemonOutputFile.open(path), path: path, devices: devices), devices: windows.count,
                                         tieOrder: windows.indices.sorted { windows[$0].index < windows[$1].index })
         for change in focusChanges { recording.noteFocus(change.app, at: change.micros) }
         for (k, window) in windows.enumerated() {

@@ -7,6 +7,11 @@ import MotionGestures
 /// the run: a lost connection is a warning, and the tracker reconnects (the compositor
 /// restarted), the new connection reporting the focus at once.
 ///
+/// A connection that closes at once, again and again, is said once: the warning comes at the
+/// first loss, "connected again" at the first focus a new connection tells, and nothing more
+/// until a connection has lasted `stableConnection`; until then the retries keep backing off
+/// (0.25 s doubling to 2 s), however often a connect succeeds.
+///
 /// One tracker serves every script of a process: a host running several hands each change to
 /// each, and a script started later the focus known so far (`setFocusedApp(current)` when
 /// `isKnown`). `MotionHost.LiveFocus` puts it in a live input hub's wait.
@@ -24,9 +29,15 @@ public final class FocusTracker {
     private var retryDelay = FocusTracker.firstRetryDelay
     /// Whether the last connection attempt failed (its warning said so: later ones are quiet).
     private var warnedDown = false
+    /// Whether "connected again" was said since that warning.
+    private var saidConnected = false
+    private var connectedAt = 0.0
 
     static let firstRetryDelay = 0.25
     static let maxRetryDelay = 2.0
+    /// How long a connection must last before it counts as back: the back-off restarts and a
+    /// later loss is said again.
+    static let stableConnection = 5.0
 
     /// - Parameters:
     ///   - diagnostics: where warnings go (stderr).
@@ -47,7 +58,9 @@ public final class FocusTracker {
     /// seconds): a reconnection attempt, or a refresh.
     public var nextWakeTime: Double? {
         if !isConnected { return nextAttempt }
-        return nextRefresh.isFinite ? nextRefresh : nil
+        let settles = isSettling ? connectedAt + Self.stableConnection : Double.infinity
+        let next = min(nextRefresh, settles)
+        return next.isFinite ? next : nil
     }
 
     /// Reads what arrived, connects when due, refreshes when due; returns the focus changes in
@@ -60,9 +73,7 @@ public final class FocusTracker {
             do {
                 try source.connect()
                 isConnected = true
-                if warnedDown { diagnostics("motionscript: \(source.name): connected again; following the focused application") }
-                warnedDown = false
-                retryDelay = Self.firstRetryDelay
+                connectedAt = t
                 nextRefresh = source.refreshInterval.map { t + $0 } ?? .infinity
                 changes += try source.refresh()
             } catch {
@@ -80,6 +91,13 @@ public final class FocusTracker {
             fail(error, at: t, connecting: false)
         }
         for notice in source.takeNotices() { diagnostics(notice) }
+        if isConnected {
+            if !changes.isEmpty, warnedDown, !saidConnected {
+                diagnostics("motionscript: \(source.name): connected again; following the focused application")
+                saidConnected = true
+            }
+            if isSettling, t >= connectedAt + Self.stableConnection { settle() }
+        }
         for change in changes {
             current = change
             isKnown = true
@@ -87,8 +105,19 @@ public final class FocusTracker {
         return changes
     }
 
+    /// Whether a connection that has not lasted yet keeps the back-off and the quiet.
+    private var isSettling: Bool { warnedDown || retryDelay > Self.firstRetryDelay }
+
+    /// The connection lasted: the next loss is said again and retried at once.
+    private func settle() {
+        warnedDown = false
+        saidConnected = false
+        retryDelay = Self.firstRetryDelay
+    }
+
     private func fail(_ error: Error, at t: Double, connecting: Bool) {
-        if isConnected || !warnedDown {
+        if isConnected, t >= connectedAt + Self.stableConnection { settle() }
+        if !warnedDown {
             diagnostics("warning: \(source.name): \(connecting ? "" : "connection lost: ")\(error); retrying (recognizers with 'apps' keep the last focus known)")
             warnedDown = true
         }

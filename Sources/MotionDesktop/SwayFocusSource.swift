@@ -27,14 +27,18 @@ public final class SwayFocusSource: FocusSource {
     public func read() throws -> [AppInfo?] {
         guard let socket else { throw FocusError("not connected") }
         buffer.removeAll(keepingCapacity: true)
-        try socket.readAvailable(into: &buffer)
+        try socket.readSome(upTo: Self.maxReadPerWakeUp, into: &buffer)
         decoder.append(buffer)
-        var changes: [AppInfo?] = []
+        var last: AppInfo??
         while let message = try decoder.next() {
-            if let change = try Self.focus(in: message) { changes.append(change) }
+            if let change = try Self.focus(in: message) { last = change }
         }
-        return changes
+        return last.map { [$0] } ?? []
     }
+
+    /// Bytes read per wake-up; of the changes among them only the last is handed on (the ones
+    /// before it were already past): a flood of focus changes never holds up input.
+    static let maxReadPerWakeUp = 16 * 1024
 
     public func disconnect() {
         socket = nil

@@ -61,6 +61,22 @@ final class UnixSocket {
         }
     }
 
+    /// Appends at most `limit` bytes that can be read now (one read): a peer that writes
+    /// without pause is read a bounded amount per wake-up. Throws when the peer closed.
+    func readSome(upTo limit: Int, into buffer: inout [UInt8]) throws {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: limit))
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + start, limit, 0) }
+            if n > 0 { buffer.removeLast(limit - n); return }
+            buffer.removeLast(limit)
+            if n == 0 { throw FocusError("the compositor closed the connection") }
+            if errno == EINTR { buffer.append(contentsOf: repeatElement(0, count: limit)); continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return }
+            throw FocusError("read: \(String(cString: strerror(errno)))")
+        }
+    }
+
     deinit {
         close(fd)
     }

@@ -27,12 +27,14 @@ struct CheckCommand: ParsableCommand {
             StandardError.line("motionscript: checked 0 plugins: 0 errors, 0 warnings")
             return
         }
+        let folders = paths.isEmpty ? [PluginCheck.configFolder] : paths
         do {
-            plugins = try PluginCheck.plugins(in: paths.isEmpty ? [PluginCheck.configFolder] : paths)
+            plugins = try PluginCheck.plugins(in: folders)
         } catch {
             throw ValidationError("\(error)")
         }
-        let report = PluginCheck.check(plugins)
+        var report = PluginCheck.check(plugins)
+        report.findings = PluginCheck.skipped(in: folders) + report.findings
         for finding in report.findings { StandardError.line(finding.description) }
         let n = report.plugins.count
         StandardError.line("motionscript: checked \(n) plugin\(n == 1 ? "" : "s"): \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")")

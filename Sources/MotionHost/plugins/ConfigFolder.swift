@@ -1,4 +1,5 @@
 import Foundation
+import MotionCheck
 
 /// The config folder: every `*.lua` at its top level is a plugin, named by its file name
 /// without `.lua`, in name order; subfolders hold modules. Hidden files (an editor's
@@ -57,10 +58,16 @@ public struct ConfigFolder: Sendable {
 
     /// The plugins now: (name, path) in name order.
     public func plugins() -> [(name: String, path: String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { Self.isPluginFile($0) && isRegularFile(path + "/" + $0) }
-            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { (String($0.dropLast(4)), path + "/" + $0) }
+        PluginFiles.list(path).files.map { file in
+            let name = file.dropFirst(path.count + 1)
+            return (String(name.dropLast(4)), file)
+        }
+    }
+
+    /// The `*.lua` entries that are not loaded (a name that is not UTF-8, a dangling link, a
+    /// FIFO, a folder), each a warning with the reason (docs/daemon.md).
+    public func skippedEntries() -> [String] {
+        PluginFiles.list(path).skipped.map(\.message)
     }
 
     /// Whether a top-level file name is a plugin's.
@@ -76,10 +83,6 @@ public struct ConfigFolder: Sendable {
         return String(name.dropLast(4))
     }
 
-    private func isRegularFile(_ file: String) -> Bool {
-        var info = stat()
-        return stat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-    }
 }
 
 /// A daemon error that is the user's to fix (a missing folder): exit 2.

@@ -226,10 +226,10 @@ public final class Plugin {
             return nil
         }
         let source: String
-        do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
+        switch PluginFiles.read(path) {
+        case .success(let text): source = text
+        case .failure(let why):
+            loadFailed(at: t, "\(path): cannot read the plugin: \(why)")
             return nil
         }
         // A version whose text names a key or button that does not exist fails at that gesture,

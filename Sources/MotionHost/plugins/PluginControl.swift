@@ -31,6 +31,7 @@ extension PluginHost: PluginControl {
             filesChanged([plugin.path])
         } else {
             // New files load and removed ones unload too.
+            warnAboutSkippedEntries()
             let present = Set(folder.plugins().map(\.path))
             filesChanged(Array(present.union(plugins.map(\.path))))
         }
@@ -74,5 +75,13 @@ extension PluginHost: PluginControl {
     public var monitor: ((String) -> Void)? {
         get { router.monitor }
         set { router.monitor = newValue }
+    }
+}
+
+extension PluginHost {
+    /// Every `*.lua` entry of the folder that is not loaded, and why (at start and at a reload
+    /// of every plugin): none is skipped silently.
+    func warnAboutSkippedEntries() {
+        for line in folder.skippedEntries() { router.diagnostic(nil, "warning: " + line) }
     }
 }

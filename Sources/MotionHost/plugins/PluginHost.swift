@@ -144,6 +144,7 @@ public final class PluginHost: LiveTarget {
 
     /// Loads every plugin in the folder, in name order.
     public func loadAll() {
+        warnAboutSkippedEntries()
         for (name, path) in folder.plugins() where plugin(named: name) == nil {
             add(name: name, path: path)
         }

@@ -32,10 +32,16 @@ public final class EvemuWriter {
     /// A recording of `devices` (one: a plain evemu recording; more: device 1 as alone, then
     /// the others' descriptions, each line prefixed with `#K `). Events of device K go through
     /// `write(_:device:)` in one timestamp order.
-    public init(path: String, devices: [(description: DeviceDescription, keptKind: String?)]) throws {
+    public convenience init(path: String, devices: [(description: DeviceDescription, keptKind: String?)]) throws {
         guard let file = fopen(path, "wb") else {
             throw InputError(file: path, "cannot write: \(String(cString: strerror(errno)))")
         }
+        try self.init(file: file, path: path, devices: devices)
+    }
+
+    /// The same into `file`, opened by the caller (the daemon opens its outputs its own careful
+    /// way); the writer closes it.
+    public init(file: UnsafeMutablePointer<FILE>, path: String, devices: [(description: DeviceDescription, keptKind: String?)]) throws {
         self.path = path
         self.file = file
         prefixes = devices.indices.map { $0 == 0 ? "" : "#\($0 + 1) " }

@@ -51,7 +51,7 @@ enum ActionFunctions {
             session.lastCommand = command
         }
         call.runtime.output.emit(t: call.runtime.time, action: "exec", fields: command.fields)
-        session.launch(command, output: call.runtime.output)
+        try session.launch(command, output: call.runtime.output)
         return 0
     }
 

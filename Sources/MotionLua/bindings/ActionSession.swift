@@ -25,23 +25,30 @@ public final class ActionSession {
     }
     /// `staged`: where the actions wait until the version is accepted (`ActionStage`).
     private let stage: ActionStage?
+    /// This script's running `motion.exec` children (at most `ChildQuota.maxPerPlugin`).
+    public let children = ChildQuota()
 
     /// `staged`: the session of a version being loaded, whose actions wait for
     /// `performStaged()` (the version is accepted) or `dropStaged()` (it is not).
     public init(host: ActionHost, staged: Bool = false) {
         self.host = host
-        stage = staged && host.performs ? ActionStage(device: host.device, launcher: host.launcher) : nil
+        stage = staged && host.performs ? ActionStage(device: host.device, launcher: host.launcher, quota: children) : nil
         input = VirtualInput(sink: stage ?? host.device, holds: host.holds)
     }
 
-    /// Starts a command for `motion.exec` (when actions are performed). One that cannot start
-    /// is an error in the script's own log (a plugin's is tagged with its name and kept for
-    /// `ctl logs`), not the process's.
-    func launch(_ command: Command, output: MotionOutput) {
-        if let stage {
-            stage.launch(command.launchable) { output.log("error: " + $0) }
-        } else if let launcher = host.launcher {
-            launcher.launch(command.launchable) { output.log("error: " + $0) }
+    /// Starts a command for `motion.exec` (when actions are performed). Throws the reason when
+    /// a limit of running children is reached: the script's error. One that cannot start is an
+    /// error in the script's own log (a plugin's is tagged with its name and kept for `ctl
+    /// logs`), not the process's.
+    func launch(_ command: Command, output: MotionOutput) throws {
+        do {
+            if let stage {
+                try stage.launch(command.launchable) { output.log("error: " + $0) }
+            } else if let launcher = host.launcher {
+                _ = try launcher.launch(command.launchable, quota: children) { output.log("error: " + $0) }
+            }
+        } catch {
+            throw LuaBindingError("motion.exec: \(error); \(command.argv.first ?? "") not started")
         }
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+
+/// How many `motion.exec` children one plugin (one Lua state) has running, and the most it
+/// may (docs/daemon.md): each running child holds a descriptor (its pidfd) until it ends, so a
+/// plugin that starts long-running commands without end would take the daemon's descriptors.
+/// Taken on the loop's thread, given back on the reaper's (hence the lock).
+public final class ChildQuota: @unchecked Sendable {
+    /// Children one plugin may have running at once.
+    public static let maxPerPlugin = 16
+
+    public let limit: Int
+    private let lock = NSLock()
+    private var count = 0
+
+    public init(limit: Int = ChildQuota.maxPerPlugin) {
+        self.limit = limit
+    }
+
+    /// Children running now.
+    public var running: Int { lock.withLock { count } }
+
+    /// One more child, if the limit allows.
+    func take() -> Bool {
+        lock.withLock {
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    /// A child ended (or did not start).
+    func giveBack() {
+        lock.withLock { count = max(0, count - 1) }
+    }
+}
+
+/// Why `motion.exec` did not start a command: a limit was reached.
+public struct LaunchRefusal: Error, CustomStringConvertible {
+    public let description: String
+}
