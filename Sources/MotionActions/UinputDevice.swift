@@ -107,7 +107,7 @@ public final class UinputDevice: InputEventSink {
     /// An open error's first sentence: `cannot open … : Permission denied` without the advice.
     static func shortened(_ message: String) -> String {
         let first = message.range(of: ". ").map { String(message[..<$0.lowerBound]) } ?? message
-        return first + " (as at the first key or mouse action; see there, or docs/desktop.md)"
+        return first + " (as said when it first failed; see there, or docs/desktop.md)"
     }
 
     private func openOnce() throws {

@@ -119,10 +119,17 @@ struct DaemonCommand: ParsableCommand {
         var status: Int32 = 0
         var message: String?
         do {
-            // The one virtual keyboard and mouse of every plugin is made at the first key or
-            // mouse action (docs/desktop.md): without /dev/uinput access yet (the usual state
-            // right after installing) plugins that only launch commands run, and a key action
-            // fails as its plugin's error, saying what to do.
+            // The one virtual keyboard and mouse of every plugin, made before any input: the
+            // desktop has it open by the first gesture, whose keys would otherwise reach a device
+            // nobody reads yet. Without /dev/uinput access (the usual state right after
+            // installing) the daemon runs all the same: plugins that only launch commands work,
+            // and every key or mouse action tries again, failing as its plugin's error
+            // (docs/desktop.md).
+            do {
+                try options.actions.openDevice()
+            } catch let error as ActionError {
+                StandardError.line("motionscript: warning: no virtual keyboard and mouse yet (each key or mouse action tries again): \(error.message)")
+            }
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
                 let proxy = live.proxy ? { (host: PluginHost) in

@@ -37,11 +37,11 @@ import Testing
         let device = UinputDevice(path: "/")
         let first = ActionError("cannot open / for the virtual keyboard and mouse: Is a directory")
         #expect(throws: first) { try device.write([.synReport]) }
-        let later = ActionError("cannot open / for the virtual keyboard and mouse: Is a directory (as at the first key or mouse action; see there, or docs/desktop.md)")
+        let later = ActionError("cannot open / for the virtual keyboard and mouse: Is a directory (as said when it first failed; see there, or docs/desktop.md)")
         #expect(throws: later) { try device.write([.synReport]) }
         #expect(throws: later) { try device.write([.synReport]) }
         let advice = UinputDevice.openError(path: "/dev/uinput", errno: EACCES).message
-        #expect(UinputDevice.shortened(advice) == "cannot open /dev/uinput for the virtual keyboard and mouse: Permission denied (as at the first key or mouse action; see there, or docs/desktop.md)")
+        #expect(UinputDevice.shortened(advice) == "cannot open /dev/uinput for the virtual keyboard and mouse: Permission denied (as said when it first failed; see there, or docs/desktop.md)")
     }
 
     @Test func aDirectoryCannotBeOpened() throws {
