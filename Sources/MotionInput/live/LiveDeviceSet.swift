@@ -89,6 +89,11 @@ public final class LiveDeviceSet {
     /// The wait (the kernel's ready list), set up again only when the set changes (no
     /// allocation per wake-up).
     private let readySet = ReadySet()
+    /// Reads the devices into their backlogs while the host is busy between frames.
+    let drain = InputDrain()
+    private var drainStarted = false
+    /// The last `nextFrame` handed over a frame.
+    private var handedFrame = false
     /// What each entry of the wait is (its `data` is the index here).
     private enum Slot { case control, hotplug, member(Int), watcher(WatchToken) }
     private var slots: [Slot] = []
@@ -148,6 +153,7 @@ public final class LiveDeviceSet {
     public func close() {
         guard !closed else { return }  // a descriptor closed twice could be someone else's by then
         closed = true
+        drain.end()  // before any device closes: the drain never reads a descriptor number reused
         for member in members { member.device.close() }
         members.removeAll()
         watchers.removeAll()
@@ -300,12 +306,30 @@ public final class LiveDeviceSet {
     /// The next frame of any device, in timestamp order across devices, waiting at most
     /// `timeout` seconds (nil: no limit). When a watched descriptor was ready, its handler ran
     /// and no frame is: `.timeout` at once, so the caller sees what the handler changed.
+    /// While the caller is busy between calls, the devices are drained into backlogs
+    /// (`InputDrain`): a slow moment of the host delays frames and loses none.
     public func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
+        drain.enter()
+        var handed = false
+        defer {
+            drain.leave(handingFrame: handed)
+            handedFrame = handed
+        }
+        if !drainStarted {
+            drainStarted = true
+            drain.start()
+        }
         let deadline = timeout.map { LiveEventReader.now() + $0 }
         while true {
-            if let frame = takeEarliest() { return .frame(frame) }
+            if drain.hasBacklog { try takeBacklogs() }
+            if let frame = takeEarliest() {
+                handed = true
+                return .frame(frame)
+            }
             if ending || (members.isEmpty && inotify < 0 && !waitsForDevices) { return .end(lastReason) }
             if waitIsStale { try setUpWait() }
+            // Nothing expected (no time limit, and no frame just handled): the drain's looks stop.
+            if timeout == nil, !handedFrame { drain.quiesce() }
             let left = deadline.map { $0 - LiveEventReader.now() }
             let ready = readySet.wait(seconds: left)
             waits += 1
@@ -348,6 +372,21 @@ public final class LiveDeviceSet {
             }
         }
         return ranHandler
+    }
+
+    /// What the drain read while the caller was busy, a buffer's worth at a time into each
+    /// device's queue once it is empty (so the earliest frame across devices is always queued).
+    private func takeBacklogs() throws {
+        var left = false
+        var i = 0
+        while i < members.count {
+            if members[i].device.reader.hasBacklog {
+                if !members[i].hasQueued, members[i].endReason == nil { try read(member: i) }
+                if members[i].device.reader.hasBacklog { left = true }
+            }
+            i += 1
+        }
+        if !left { drain.backlogTaken() }
     }
 
     /// One read of a device the wait said is ready, and the frames it completes.
@@ -456,6 +495,7 @@ public final class LiveDeviceSet {
             add(member.device.reader.fileDescriptor, Int16(POLLIN), .member(i))
         }
         for watcher in watchers { add(watcher.fd, watcher.events, .watcher(watcher.token)) }
+        drain.setReaders(members.filter { $0.endReason == nil }.map(\.device.reader))
         waitIsStale = false
         // A watched descriptor closed without being unwatched is found here, when the wait is
         // set up (the kernel drops a closed descriptor from the ready list without a word).
