@@ -59,7 +59,7 @@ public struct RunOptions {
 
 public enum Runner {
     /// Runs a script over an event file (or only its setup when there is none): the plugin
-    /// host's one plugin (`PluginHost(script:)`), under a time limit for the whole run.
+    /// host's one plugin (`PluginHost.forScript`), under a time limit for the whole run.
     public static func run(_ options: RunOptions, output: MotionOutput) throws {
         // The watchdog covers the whole run, opening the input included.
         options.watchdog?.arm()
@@ -68,7 +68,7 @@ public enum Runner {
         let source = try options.eventsPath.map { try openEvents(path: $0, options: options.input) }
         // The time limit covers the whole run: setup, every frame and the end of input.
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity
-        let host = PluginHost(script: options, output: output, limitsEachCall: false)
+        let host = PluginHost.forScript(options, output: output, limitsEachCall: false)
         defer { host.close() }
         host.screenSource = source
         try host.loadScript()
@@ -201,8 +201,8 @@ public enum Runner {
         // SIGINT/SIGTERM wake the read (when the command catches them).
         Interruption.wake(device.control.stopFileDescriptor)
         defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
-        // The script is the plugin host's one plugin, under run's policy (`PluginHost(script:)`).
-        let host = PluginHost(script: options, output: output)
+        // The script is the plugin host's one plugin, under run's policy (`PluginHost.forScript`).
+        let host = PluginHost.forScript(options, output: output)
         defer { host.close() }
         host.screenSource = device.firstDevice
         // Live input has no end to bound: the time limit bounds the setup and each frame's work.

@@ -18,7 +18,7 @@ extension RunTrace {
         let source = RecordingFrameSource(events, recorder)
         // The script runs as `run` runs it — the plugin host's one plugin (sandbox, actions,
         // motion.screen) — with its lines recorded.
-        let host = PluginHost(script: options, output: recorder, limitsEachCall: false)
+        let host = PluginHost.forScript(options, output: recorder, limitsEachCall: false)
         defer { host.close() }
         host.screenSource = events
         host.willLoadScript = { $0.recordsCreationSites = true }

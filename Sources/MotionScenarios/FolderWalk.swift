@@ -52,10 +52,10 @@ enum FolderWalk {
                     kind = UInt8(truncatingIfNeeded: (info.st_mode & UInt32(S_IFMT)) >> 12)  // DT_* is S_IF* >> 12
                 }
             }
-            let isScriptName = name.count > lua.count && name.suffix(lua.count).elementsEqual(lua)
+            let isLuaFile = name.count > lua.count && name.suffix(lua.count).elementsEqual(lua)
             // A NAME.lua that is not a file but has a scenario's files beside it would vanish from
             // the batch (and a FIFO would block its worker): it is reported instead.
-            if isScriptName, kind != UInt8(DT_REG), kind != UInt8(DT_LNK),
+            if isLuaFile, kind != UInt8(DT_REG), kind != UInt8(DT_LNK),
                kind != UInt8(DT_DIR) || hasScenarioFiles(beside: name.dropLast(lua.count), in: names) {
                 let what = kind == UInt8(DT_DIR) ? "a folder" : kind == UInt8(DT_FIFO) ? "a FIFO"
                     : kind == UInt8(DT_SOCK) ? "a socket" : "a device or special file"
@@ -64,7 +64,7 @@ enum FolderWalk {
             }
             if kind == UInt8(DT_DIR) {
                 walk(root: root, relative: child, depth: depth + 1, into: &entries)
-            } else if isScriptName, kind == UInt8(DT_REG) || kind == UInt8(DT_LNK) {
+            } else if isLuaFile, kind == UInt8(DT_REG) || kind == UInt8(DT_LNK) {
                 if let text = String(validating: child, as: UTF8.self) {
                     entries.append(.script(text))
                 } else {

@@ -1,11 +1,11 @@
 import MotionGestures
 import MotionLua
 
-/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Runner.replay`): the error
-/// that stopped the script is thrown after the call that met it, ending the run with it as
-/// `run` always has; a time limit bounds each call on live input (`Plugin`). On live input a
-/// stop requested while waiting (Ctrl-C) lets the last frame, which cancels the pointers still
-/// down, and the settling at the end run uninterrupted.
+/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Runner.replay`): each
+/// call goes through the host as the daemon's do, and the error that stopped the script
+/// (`HostPolicy.Failure.endsRun`) is thrown after the call that met it, ending the run with it
+/// as `run` always has. On live input a stop requested while waiting (Ctrl-C) lets the last
+/// frame, which cancels the pointers still down, and the settling at the end run uninterrupted.
 public final class OneScript: ReplayTarget {
     public let host: PluginHost
     /// The host's one plugin.
@@ -14,22 +14,21 @@ public final class OneScript: ReplayTarget {
     let live: Bool
 
     public init(_ host: PluginHost, live: Bool = false) {
-        guard let script = host.script else { preconditionFailure("OneScript feeds the host of run's script") }
+        guard let script = host.script else { preconditionFailure("OneScript feeds a host under run's policy") }
         self.host = host
         self.script = script
         self.live = live
     }
 
-    /// The per-frame path: straight to the plugin (`PluginHost.handle` does the same).
     public func handle(_ frame: Frame) throws {
         if live && Interruption.isRequested { Interruption.disarm() }
-        if host.tracksPointers { host.pointers.track(frame) }
-        try script.handleScript(frame)
+        host.handle(frame)
+        if let failure = host.takeScriptFailure() { throw failure }
     }
 
-    /// Asked before every wait of live input (inlined there: a few loads when nothing waits).
+    /// Asked before every wait of live input.
     public var nextDueTime: Double? {
-        @inline(__always) get { script.scriptNextDueTime }
+        @inline(__always) get { host.nextDueTime }
     }
 
     public func advance(to t: Double) throws {

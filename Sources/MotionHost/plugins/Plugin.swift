@@ -9,31 +9,35 @@ import MotionLua
 /// bookkeeping — its state, errors and limits. Everything that goes wrong here is this
 /// plugin's alone: it is reported under its name and never thrown to the host.
 ///
-/// `run`'s script is the host's one plugin too (`init(script:)`, `PluginHost(script:)`): its
-/// lines go untagged to the run's output, nothing is said of its lifecycle, a callback error is
+/// `run`'s script is the host's one plugin too, under `run`'s policy (`HostPolicy`): its lines
+/// go untagged to the run's output, nothing is said of its lifecycle, a callback error is
 /// reported as `run` reports it and switches that callback off, and an error that stops the
 /// script is kept (`scriptFailure`) for the host to end the run with, as `run` always has.
 public final class Plugin {
     public let name: String
     public let path: String
-    /// The daemon's plugins' output, tagged with the name (nil: `run`'s script, whose runtime
-    /// writes to the run's output itself).
+    /// Tagged output (nil under `run`'s policy, whose runtime writes to the run's output itself).
     let output: PluginOutput?
     let pipeline: ReloadingPipeline
     let router: OutputRouter
-    /// `run`'s script rather than one of a folder's plugins.
-    let isScript: Bool
-    /// `run`'s script: the error that stopped it (the run ends with it).
+    let policy: HostPolicy
+    /// The policy's answers read on every call, kept as plain values.
+    private let endsRun: Bool
+    private let accountsTime: Bool
+    /// Under `run`'s policy: the error that stopped the script (the run ends with it).
     @exclusivity(unchecked) var scriptFailure: ScriptError?
     /// `run`'s script on live input: told of each callback error (which switched that callback
     /// off), with the input time it happened at. Nil (a file): the first error stops the script.
     var onScriptCallbackError: ((ScriptError, Double) -> Void)? {
         didSet {
             pipeline.onCallbackError = onScriptCallbackError == nil ? nil : { [unowned self] error in
+                callbackErrors += 1
                 onScriptCallbackError?(error, pipeline.runtime?.time ?? 0)
             }
         }
     }
+    /// Under `run`'s policy on live input: the callback errors the script survived.
+    var callbackErrors = 0
     /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
     @exclusivity(unchecked) var runWatchdog: Watchdog? { didSet { noteWatch() } }
     // The properties a call into the plugin reads or writes (`bounded`, some 4 accesses per call)
@@ -52,8 +56,8 @@ public final class Plugin {
             noteWatch()
         }
     }
-    /// The deadline last set in `running`'s state by a call (NaN: none yet, or `run`'s script,
-    /// whose calls clear theirs): a call whose deadline is the same — its start read in the same
+    /// The deadline last set in `running`'s state by a call (NaN: none yet, or cleared at the
+    /// end of the call before, under `run`'s policy): a call whose deadline is the same — its start read in the same
     /// tick of the coarse clock as the call before's (`PluginClock`), as when frames come faster
     /// than ticks — sets none. The state cannot have been stopped at that deadline meanwhile:
     /// the clock, no earlier than the precise one, has not reached the end of that tick, so not
@@ -96,8 +100,8 @@ public final class Plugin {
     /// the count hook until it runs.
     private func noteWatch() {
         guard let running else { return }
-        running.isWatched = isScript ? runWatchdog?.stopsStates == true
-                                     : watchSlot != nil && watchdog?.stopsStates == true
+        // One of the two is set: the run's watchdog under `run`'s policy, a slot otherwise.
+        running.isWatched = runWatchdog?.stopsStates == true || (watchSlot != nil && watchdog?.stopsStates == true)
     }
     @exclusivity(unchecked) private var watchSlot: Int?
     /// `watchdog`, held by it: each call reaches it without a retain and a release.
@@ -115,43 +119,44 @@ public final class Plugin {
     public static let maxErrors = 5
     public static let errorWindow = 10.0
 
-    init(name: String, path: String, options: RunOptions, router: OutputRouter, limits: PluginLimits) {
+    init(name: String, path: String, options: RunOptions, policy: HostPolicy, router: OutputRouter, limits: PluginLimits) {
         self.name = name
         self.path = path
         self.limits = limits
         self.router = router
-        isScript = false
-        let output = PluginOutput(name: name, router: router)
-        self.output = output
+        self.policy = policy
+        endsRun = policy.endsRun
+        accountsTime = policy.accountsTime
         var options = options
         options.scriptPath = path
-        options.profile = PluginProfile.source(plugin: name)
-        options.regularFilesOnly = PluginProfile.regularFilesOnly(plugin: name)
-        options.scriptArguments = []
-        pipeline = ReloadingPipeline(options, output: output)
-        pipeline.keepsFailingCallbacks = true
-        // The host writes one app line per focus change for the whole daemon (`PluginHost.setFocusedApp`).
-        pipeline.writesFocusChanges = false
-        pipeline.onCallbackError = { [unowned self] error in callbackFailed(error) }
-        // The lifecycle line comes before every line of the version it announces.
-        pipeline.willSwap = { [unowned self] in
-            router.lifecycle(t: pipeline.startTime, plugin: name, status: version > 1 ? .reloaded : .loaded, version: version)
+        if case .plugin = policy.library {
+            options.profile = PluginProfile.source(plugin: name)
+            options.regularFilesOnly = PluginProfile.regularFilesOnly(plugin: name)
+            options.scriptArguments = []
         }
-    }
-
-    /// `run`'s script as the host's one plugin: its library as `run` gives it (the whole standard
-    /// library, or `--sandbox`'s), its arguments, the run's limits (`--timeout` per call on live
-    /// input, `--memory`), its lines written by its runtime to `output` as they are.
-    init(script options: RunOptions, output: MotionOutput, router: OutputRouter) {
-        path = options.scriptPath
-        name = FileWatcherNames.base(path)
-        limits = PluginLimits(timeout: options.timeout, memoryMiB: 0)
-        self.router = router
-        self.output = nil
-        isScript = true
-        pipeline = ReloadingPipeline(options, output: output)
-        // One version: its setup writes and acts as it goes (`--watch` stages each version's).
-        pipeline.stagesSetup = false
+        switch policy.output {
+        case .tagged:
+            let output = PluginOutput(name: name, router: router)
+            self.output = output
+            pipeline = ReloadingPipeline(options, output: output)
+            // The host writes one app line per focus change for the whole daemon (`PluginHost.setFocusedApp`).
+            pipeline.writesFocusChanges = false
+        case .run(let output):
+            self.output = nil
+            pipeline = ReloadingPipeline(options, output: output)
+            // One version: its setup writes and acts as it goes (`--watch` stages each version's).
+            pipeline.stagesSetup = false
+        }
+        if !endsRun {
+            pipeline.keepsFailingCallbacks = true
+            pipeline.onCallbackError = { [unowned self] error in callbackFailed(error) }
+        }
+        if policy.announces {
+            // The lifecycle line comes before every line of the version it announces.
+            pipeline.willSwap = { [unowned self] in
+                router.lifecycle(t: pipeline.startTime, plugin: name, status: version > 1 ? .reloaded : .loaded, version: version)
+            }
+        }
     }
 
     public var version: Int { pipeline.loads }
@@ -163,33 +168,21 @@ public final class Plugin {
     }
 
     /// Loads the file's current version (the first, or a reload). A version that does not load
-    /// leaves the running one (if any) in place. `defaults`: the host's limits, which the
-    /// file's header may override. Writes the lifecycle line.
-    func load(at t: Double, defaults: PluginLimits) {
-        // A FIFO would wait for a writer (Foundation refuses one as "no permission").
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            let what = info.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a device or socket"
-            return loadFailed(at: t, "\(path): \(what), not a regular file: a plugin is a regular file")
+    /// leaves the running one (if any) in place. `defaults`: the host's limits, which a plugin's
+    /// header may override (`run`'s come from its command line). Under the daemon's policy it
+    /// says what happened (the lifecycle line, `check`'s findings); under `run`'s the caller
+    /// does. Returns the error when the version did not load.
+    @discardableResult
+    func load(at t: Double, defaults: PluginLimits) -> ScriptError? {
+        var source: String?
+        if case .plugin = policy.library {
+            guard let text = pluginSource(at: t, defaults: defaults) else {
+                return ScriptError(.runtime, lastError ?? "\(path): not loaded")
+            }
+            source = text
+            pipeline.options.timeout = limits.timeout
+            pipeline.options.memoryLimit = limits.memoryBytes
         }
-        let source: String
-        do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            return loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
-        }
-        switch defaults.overridden(by: source) {
-        case .success(let limits): self.limits = limits
-        case .failure(let error): return loadFailed(at: t, "\(path): header: \(error)")
-        }
-        identity = HangRecord.identity(of: path)
-        if let hangRecord, hangRecord.isCulprit(path) {
-            closePipeline(at: t)
-            state = .failed
-            return disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
-        }
-        pipeline.options.timeout = limits.timeout
-        pipeline.options.memoryLimit = limits.memoryBytes
         let wasRunning = state == .running && pipeline.runtime != nil
         let start = Clock.monotonic()
         if let watchdog, let watchSlot {
@@ -208,40 +201,53 @@ public final class Plugin {
         busySeconds += Clock.monotonic() - start
         switch result {
         case .success:
+            scriptFailure = nil
             state = .running
             recentErrors = []
-            checkSource(source)
-            // The fingers handed to the new version may already meet an error.
-            if let failure = pipeline.failure { stopped(by: failure) }
+            if let source { checkSource(source) }
+            // The fingers handed to the new version may already meet an error: it stops that
+            // version (under `run`'s policy its caller reports it, as it reports a load's error).
+            if let failure = pipeline.failure {
+                if endsRun { state = .failed } else { stopped(by: failure) }
+            }
+            return nil
         case .failure(let error):
             loadFailed(at: t, error.message, keepsRunning: wasRunning)
+            return error
         }
     }
 
-    /// `run`'s script: loads it (a script read from a pipe or FIFO is read here, as `run` reads
-    /// it) under the run's watchdog; an error is thrown, as `run` ends with it.
-    func loadScript() throws {
-        pipeline.scriptText = try Runner.scriptTextIfStream(path)
-        let result = runWatchdog.map { watchdog in watchdog.bounding { pipeline.reload() } } ?? pipeline.reload()
-        switch result {
-        case .success:
-            state = .running
+    /// A plugin's file, read before it loads: nil when it cannot load (said, as a failed load).
+    /// Its header sets its limits; a plugin that hung the daemon last time is not loaded.
+    private func pluginSource(at t: Double, defaults: PluginLimits) -> String? {
+        // A FIFO would wait for a writer (Foundation refuses one as "no permission").
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            let what = info.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a device or socket"
+            loadFailed(at: t, "\(path): \(what), not a regular file: a plugin is a regular file")
+            return nil
+        }
+        let source: String
+        do {
+            source = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            loadFailed(at: t, "\(path): cannot read the plugin: \(error.localizedDescription)")
+            return nil
+        }
+        switch defaults.overridden(by: source) {
+        case .success(let limits): self.limits = limits
         case .failure(let error):
+            loadFailed(at: t, "\(path): header: \(error)")
+            return nil
+        }
+        identity = HangRecord.identity(of: path)
+        if let hangRecord, hangRecord.isCulprit(path) {
+            closePipeline(at: t)
             state = .failed
-            throw error
+            disable(at: t, reason: "\(path): hung the daemon at its last run (blocked in a C function past its time limit); not loaded until the file changes")
+            return nil
         }
-    }
-
-    /// `run --watch`: loads the script's current version; one that does not load leaves the
-    /// running version (if any) in place. The session says what happened.
-    func reloadScript() -> Result<LuaRuntime, ScriptError> {
-        let result = pipeline.reload()
-        if case .success = result {
-            scriptFailure = nil
-            // The fingers handed to the new version may already have met an error.
-            state = pipeline.failure == nil ? .running : .failed
-        }
-        return result
+        return source
     }
 
     /// What `check` finds in the version just loaded (docs/daemon.md): said in the log under the
@@ -265,12 +271,13 @@ public final class Plugin {
     private func loadFailed(at t: Double, _ message: String, keepsRunning: Bool = false) {
         errorCount += 1
         lastError = message
+        if !keepsRunning { state = .failed }
+        guard policy.announces else { return }
         router.lifecycle(t: t, plugin: name, status: .failed, version: keepsRunning ? version : 0, error: message)
         router.diagnostic(name, "error: \(message)")
         if keepsRunning {
             router.diagnostic(name, "the new version did not load; version \(version) keeps running")
         } else {
-            state = .failed
             router.diagnostic(name, "not running; waiting for \(FileWatcherNames.base(path)) to change")
         }
     }
@@ -295,12 +302,13 @@ public final class Plugin {
             } catch {
                 return error
             }
+            if !accountsTime { endUncounted(runtime) }
             return nil
         }
         if failure != nil || disableRequested != nil {
             return settle(ref.takeUnretainedValue(), failure, from: start)
         }
-        return end(from: start)
+        return accountsTime ? end(from: start) : start
     }
 
     /// The end of a call that failed or asked to disable the plugin: the runtime held here, as
@@ -309,42 +317,6 @@ public final class Plugin {
     private func settle(_ runtime: LuaRuntime, _ failure: Error?, from start: Double) -> Double {
         if let failure { failed(failure) }
         return end(runtime, from: start)
-    }
-
-    /// `run`'s script: one frame straight to its runtime — the whole per-frame path of `run`,
-    /// which costs what a runtime fed alone did (no clock read without a time limit) — throwing
-    /// the error that stopped the script (taken: a `--watch` session goes on).
-    @inline(__always)
-    func handleScript(_ frame: Frame) throws {
-        guard let running = runningRef else { return }
-        if limits.timeout > 0 { return try handleScriptBounded(frame, running.takeUnretainedValue()) }
-        do {
-            try running._withUnsafeGuaranteedRef { try $0.handle(frame) }
-        } catch {
-            try scriptFailed(error)
-        }
-    }
-
-    /// `handleScript` under the time limit (`--timeout` on live input).
-    private func handleScriptBounded(_ frame: Frame, _ runtime: LuaRuntime) throws {
-        begin(runtime, from: clock?() ?? PluginClock.now(tick: clockTick))
-        do {
-            try runtime.handle(frame)
-        } catch {
-            _ = end(runtime, from: 0)
-            return try scriptFailed(error)
-        }
-        _ = end(runtime, from: 0)
-    }
-
-    /// `run`'s script met an error: the one that stops it is thrown (a callback error on live
-    /// input was reported and the script goes on).
-    private func scriptFailed(_ error: Error) throws {
-        failed(error)
-        if let failure = scriptFailure {
-            scriptFailure = nil
-            throw failure
-        }
     }
 
     /// A desktop provider's focus change, under the plugin's time limit (`motion.app.changes()`
@@ -366,10 +338,6 @@ public final class Plugin {
         guard let ref = runningRef, pipeline.failure == nil else { return nil }
         return ref._withUnsafeGuaranteedRef { $0.nextDueTime }
     }
-
-    /// `run`'s script: what its version has waiting on time, asked before every wait of live
-    /// input (its runtime reached without a retain; a version that stopped is not running).
-    var scriptNextDueTime: Double? { runningRef?._withUnsafeGuaranteedRef { $0.nextDueTime } }
 
     func advance(to t: Double, from start: Double) -> Double {
         guard let runtime = running else { return start }
@@ -401,13 +369,13 @@ public final class Plugin {
         let deadline = start + timeout
         if deadline != deadlineSet {
             runtime.setDeadline(deadline)
-            if !isScript { deadlineSet = deadline }
+            deadlineSet = deadline
         }
         if let watchSlot, let watchRef {
             watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: deadline) }
-        } else if isScript {
-            // `run`'s script: the run's own watchdog (a plugin of the daemon's has a slot).
-            runWatchdog?.arm(stopping: runtime.limiter, now: start)
+        } else if let runWatchdog {
+            // Under `run`'s policy: the run's own watchdog (a plugin of the daemon's has a slot).
+            runWatchdog.arm(stopping: runtime.limiter, now: start)
         }
     }
 
@@ -418,13 +386,8 @@ public final class Plugin {
     /// A call ended: the clock read, charged to the plugin and returned for the next call.
     @inline(__always)
     private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
-        // `run`'s one script: no CPU time to account for (no `ctl status`), no next plugin to
-        // start a time limit for; its state's deadline is cleared, as `run` clears it.
-        if isScript {
-            if limits.timeout > 0 {
-                runWatchdog?.disarm()
-                runtime.setDeadline(0)
-            }
+        if !accountsTime {
+            endUncounted(runtime)
             return start
         }
         let end = end(from: start)
@@ -433,6 +396,17 @@ public final class Plugin {
             disable(at: runtime.time, reason: reason)
         }
         return end
+    }
+
+    /// The end of a call under `run`'s policy: no CPU time to account for (no `ctl status`), no
+    /// next plugin to start a time limit for; the run's watchdog is disarmed and the state's
+    /// deadline cleared, as `run` clears it.
+    @inline(__always)
+    private func endUncounted(_ runtime: LuaRuntime) {
+        guard limits.timeout > 0 else { return }
+        runWatchdog?.disarm()
+        runtime.setDeadline(0)
+        deadlineSet = .nan
     }
 
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
@@ -465,9 +439,9 @@ public final class Plugin {
     /// The running version stopped at an error it cannot go on from (a time limit, memory, an
     /// error outside a callback): its state is closed, releasing what it held.
     private func stopped(by error: ScriptError) {
-        // `run`'s script: the run ends with the error (an interruption's too), its state closing
-        // with the host.
-        if isScript {
+        // Under `run`'s policy the run ends with the error (an interruption's too), its state
+        // closing with the host.
+        if endsRun {
             scriptFailure = scriptFailure ?? error
             state = .failed
             return

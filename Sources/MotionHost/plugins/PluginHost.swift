@@ -9,11 +9,11 @@ import MotionLua
 /// a plugin. It is a `LiveTarget`: a live loop or a replay feeds it as it would one script.
 /// `PluginControl` is the surface a control server calls.
 ///
-/// `motionscript run SCRIPT` is the host's one-plugin case (`init(script:)`, README "Plugins"):
-/// the same plugin, calls, time limits and watchdog, with `run`'s policy — the script's library
-/// and arguments as `run` gives them, its lines untagged and no lifecycle lines, a callback
-/// error reported and that callback switched off, and the first error that stops the script
-/// ending the run (`OneScript` throws it to the run's loop).
+/// `motionscript run SCRIPT` is the host's one-plugin case (`PluginHost.forScript`, README
+/// "run and daemon"): the same plugin, calls, time limits and watchdog, under `run`'s policy
+/// (`HostPolicy`) — the script's library and arguments as `run` gives them, its lines untagged
+/// and no lifecycle lines, a callback error reported and that callback switched off, and the
+/// first error that stops the script ending the run (`OneScript` throws it to the run's loop).
 public final class PluginHost: LiveTarget {
     public let folder: ConfigFolder
     public let router: OutputRouter
@@ -76,103 +76,22 @@ public final class PluginHost: LiveTarget {
     /// which every plugin's pipeline fixes itself.
     @exclusivity(unchecked) public private(set) var focusedApp: AppInfo??
 
-    public init(folder: ConfigFolder, options: RunOptions, router: OutputRouter, defaults: PluginLimits = PluginLimits()) {
+    /// How its plugins are treated: the daemon's or `run`'s.
+    public let policy: HostPolicy
+
+    public init(folder: ConfigFolder, options: RunOptions, router: OutputRouter, defaults: PluginLimits = PluginLimits(),
+                policy: HostPolicy = .daemon) {
         self.folder = folder
         self.options = options
         self.router = router
         self.defaults = defaults
-        script = nil
+        self.policy = policy
         router.onFailure = { [unowned self] in outputFailed() }
     }
 
-    /// `run`'s host: one plugin, the script of `options`, writing to `output` (the run's own,
-    /// which stops the run itself when it cannot be written). Its fingers down are tracked only
-    /// for reloads (`tracksPointers`). Load it with `loadScript`. `limitsEachCall`: live input,
-    /// where `--timeout` bounds each call as a plugin's limit does; false: a run over a file,
-    /// bounded as a whole (`limitWholeRun`).
-    public init(script options: RunOptions, output: MotionOutput, limitsEachCall: Bool = true) {
-        self.options = options
-        folder = ConfigFolder(scriptFolderOf: options.scriptPath)
-        // Nothing reaches it: the script's lines go to `output`, and `run` has no lifecycle lines.
-        router = OutputRouter(.memory)
-        defaults = PluginLimits(timeout: limitsEachCall ? options.timeout : 0, memoryMiB: 0)
-        let script = Plugin(script: options, output: output, router: router)
-        self.script = script
-        tracksPointers = false
-        script.pipeline.pointers = pointers
-        script.pipeline.tracksPointers = false
-        if limitsEachCall {
-            script.runWatchdog = options.watchdog
-        } else {
-            script.limits.timeout = 0
-        }
-        // (Set in the initializer, `plugins` calls no observer.)
-        plugins = [script]
-        reached = [Unmanaged.passUnretained(script)]
-        noteLimits()
-    }
-
-    /// `run`'s one plugin (nil: the daemon's folder of plugins).
-    public let script: Plugin?
-    /// `run`'s script on live input: told of each callback error (to report; that callback is
-    /// switched off and the run goes on) and the input time it happened at. Nil (a file): the
-    /// first error stops the script.
-    public var onScriptCallbackError: ((ScriptError, Double) -> Void)? {
-        didSet {
-            script?.onScriptCallbackError = onScriptCallbackError == nil ? nil : { [unowned self] error, t in
-                callbackErrors += 1
-                onScriptCallbackError?(error, t)
-            }
-        }
-    }
-    /// `run`'s script: the callback errors it survived.
-    public private(set) var callbackErrors = 0
     /// Whether the fingers down are tracked for the next version a plugin loads (not for `run`
     /// without `--watch`, which loads one version).
     @exclusivity(unchecked) public var tracksPointers = true
-
-    /// `run`'s script: loads it, throwing what stops it from loading (as `run` ends with it).
-    public func loadScript() throws {
-        guard let script else { return }
-        script.clock = clock
-        script.pipeline.screenSource = screenSource
-        try script.loadScript()
-    }
-
-    /// `run`'s script: called with its state before its setup runs (`run --plot`).
-    public var willLoadScript: ((LuaRuntime) -> Void)? {
-        get { script?.pipeline.willLoad }
-        set { script?.pipeline.willLoad = newValue }
-    }
-
-    /// `run`'s script: the state of its version (nil before it loaded and once the host closed).
-    public var scriptRuntime: LuaRuntime? { script?.pipeline.runtime }
-
-    /// `run`'s script: the error that stopped it, taken (a `--watch` session goes on with the
-    /// next version).
-    public func takeScriptFailure() -> ScriptError? {
-        guard let script, let failure = script.scriptFailure else { return nil }
-        script.scriptFailure = nil
-        return failure
-    }
-
-    /// `run --watch --device`: `--timeout` bounds each call into the script from now on, as a
-    /// plugin's limit does, under the run's watchdog (a replay bounds each replay as a whole).
-    public func limitEachCall() {
-        guard let script else { return }
-        script.limits.timeout = options.timeout
-        script.runWatchdog = options.watchdog
-        noteLimits()
-    }
-
-    /// `run` over a file: the time limit from the run's start bounds the whole run (its setup,
-    /// every frame, the end of input), the Lua hook's and the watchdog's, which stops this state
-    /// first and the process only as the last resort.
-    public func limitWholeRun(until deadline: Double) {
-        guard options.timeout > 0, let runtime = script?.pipeline.runtime else { return }
-        runtime.setDeadline(deadline)
-        options.watchdog?.arm(stopping: runtime.limiter)
-    }
 
     /// Why the host stopped before its input ended, nil while it runs: its output cannot be
     /// written any more. The loops (`HostLoop`) end at the next frame.
@@ -212,14 +131,16 @@ public final class PluginHost: LiveTarget {
 
     /// Loads every plugin in the folder, in name order.
     public func loadAll() {
-        guard script == nil else { return }
         for (name, path) in folder.plugins() where plugin(named: name) == nil {
             add(name: name, path: path)
         }
     }
 
-    private func add(name: String, path: String) {
-        let plugin = Plugin(name: name, path: path, options: options, router: router, limits: defaults)
+    /// A plugin joins the host; loaded unless `loading` is false (`run`'s script, which its
+    /// command loads when the run is set up: `loadScript`).
+    @discardableResult
+    func add(name: String, path: String, loading: Bool = true) -> Plugin {
+        let plugin = Plugin(name: name, path: path, options: options, policy: policy, router: router, limits: defaults)
         plugin.pipeline.pointers = pointers
         plugin.pipeline.tracksPointers = false
         plugin.clock = clock
@@ -227,11 +148,13 @@ public final class PluginHost: LiveTarget {
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
         plugin.watchdog = watchdog
         plugin.hangRecord = hangRecord
-        plugin.pipeline.recognizerObserver = recognizerObservers?(name)
+        if let recognizerObservers { plugin.pipeline.recognizerObserver = recognizerObservers(name) }
         if case .some(let app) = focusedApp { plugin.pipeline.setFocusedApp(app) }
         plugins.append(plugin)
         plugins.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
-        load(plugin)
+        noteLimits()
+        if loading { load(plugin) }
+        return plugin
     }
 
     private func load(_ plugin: Plugin) {
@@ -243,7 +166,7 @@ public final class PluginHost: LiveTarget {
         onPluginsChanged?()
     }
 
-    private func noteLimits() {
+    func noteLimits() {
         shortestTimeout = plugins.map(\.limits.timeout).filter { $0 > 0 }.min() ?? 0
         watchdog?.setShortest(shortestTimeout)
     }
@@ -309,8 +232,8 @@ public final class PluginHost: LiveTarget {
         guard options.app == nil else { return false }
         if case .some(let known) = focusedApp, known == app { return false }
         focusedApp = .some(app)
-        // `run`'s script writes its own app lines, as a runtime alone does.
-        if script == nil { router.app(t: t, app) }
+        // Under `run`'s policy the script writes its own app lines, as a runtime alone does.
+        if policy.announces { router.app(t: t, app) }
         return true
     }
 
@@ -318,18 +241,6 @@ public final class PluginHost: LiveTarget {
 
     public func handle(_ frame: Frame) {
         time = max(time, frame.t)
-        // `run`'s script: the frame straight to its one plugin (its runtime takes an app line
-        // from the frame itself; no service, no pause).
-        if let script {
-            if tracksPointers { pointers.track(frame) }
-            do {
-                try script.handleScript(frame)
-            } catch {
-                // Kept for `takeScriptFailure` (`OneScript` calls the plugin itself and throws it).
-                script.scriptFailure = error as? ScriptError
-            }
-            return
-        }
         // An event file's app line: its one line here; the plugins take it from the frame.
         if let change = frame.focus { _ = noteFocus(change.app, at: frame.t) }
         // The service's emergency-stop gesture sees every frame, paused or not.
@@ -342,8 +253,6 @@ public final class PluginHost: LiveTarget {
 
     public var nextDueTime: Double? {
         guard !isPaused else { return nil }
-        // `run`'s script: asked before every wait, without making an array.
-        if let script { return script.scriptNextDueTime }
         // Asked before every wait: no array made, each plugin reached unretained.
         var earliest: Double?
         var i = 0
@@ -375,8 +284,8 @@ public final class PluginHost: LiveTarget {
     /// time limit counts from there, so a slow plugin never uses up the next one's time).
     @inline(__always)
     private func eachPlugin(_ call: (Plugin, Double) -> Double) {
-        // `run`'s script without a time limit has no use for the clock (no CPU time is counted).
-        var start = script != nil && shortestTimeout == 0 ? 0 : clock?() ?? PluginClock.now(tick: clockTick)
+        // Without a time limit nor CPU time to count (`run`'s policy) the clock has no use.
+        var start = !policy.accountsTime && shortestTimeout == 0 ? 0 : clock?() ?? PluginClock.now(tick: clockTick)
         // No call adds or removes a plugin (files change between frames); by index, so the
         // array is not retained for the loop. A failed write stops the host: no plugin is
         // called after it (`outputFailed`).
@@ -389,15 +298,15 @@ public final class PluginHost: LiveTarget {
 
     /// The end of the daemon: every plugin's state closes (held keys released).
     public func close() {
-        // `run`'s script ends at its own time, which settling may have taken past the last frame's.
-        if let script { script.unload(at: nil, announce: false) }
-        for plugin in plugins where plugin !== script { plugin.unload(at: time, announce: false) }
+        // Under `run`'s policy the script ends at its own time, which settling may have taken
+        // past the last frame's; the daemon's plugins end together, at the host's.
+        for plugin in plugins { plugin.unload(at: policy.endsRun ? nil : time, announce: false) }
         router.flush()
     }
 }
 
 /// A replay of an event file feeds every plugin (`HostLoop.replay`, through `Runner.replay`).
 extension PluginHost: ReplayTarget {
-    public var scriptPath: String { script?.path ?? folder.path }
+    public var scriptPath: String { policy.endsRun ? plugins.first?.path ?? folder.path : folder.path }
     public func note(_ line: String) { router.diagnostic(nil, line) }
 }

@@ -26,7 +26,7 @@ public struct WatchOptions {
 /// the previous one stays. An error while replaying is reported and the session waits for
 /// the next change; only a bad event file ends it (InputError, exit 2).
 ///
-/// The script is the plugin host's one plugin (`PluginHost(script:)`), as in `run` without
+/// The script is the plugin host's one plugin (`PluginHost.forScript`), as in `run` without
 /// `--watch`: each version is the plugin's reload, each replay and each live frame goes
 /// through the host (`OneScript`).
 public final class WatchSession {
@@ -44,7 +44,7 @@ public final class WatchSession {
     public init(_ options: RunOptions, watch: WatchOptions = WatchOptions(), output: MotionOutput,
                 diagnostics: @escaping (String) -> Void) throws {
         // A replay is bounded as a whole; live input bounds each call (`runLive`).
-        host = PluginHost(script: options, output: output, limitsEachCall: false)
+        host = PluginHost.forScript(options, output: output, limitsEachCall: false)
         script = host.script!
         // Every version's setup is staged: a version that does not load leaves nothing behind.
         script.pipeline.stagesSetup = true
@@ -159,8 +159,7 @@ public final class WatchSession {
     private func load() -> Bool {
         // The setup's lines (and the reload line) leave before any wait for input.
         defer { (pipeline.output as? JSONLinesOutput)?.flush() }
-        let result = bounded { script.reloadScript() }
-        guard case .failure(let error) = result else {
+        guard let error = bounded({ host.reloadScript() }) else {
             // The fingers handed to the new version may already meet an error.
             if let failure = pipeline.failure {
                 diagnostics("error: \(failure.message)")
