@@ -119,8 +119,39 @@ private let setPipeSize: Int32 = 1031
         #expect(try moves(set, count: 200) == (1...200).map { "move \($0) \($0)" })
     }
 
+    /// A watched descriptor's handler is the host's work too (a control request reloading a
+    /// plugin): the devices are drained while it runs. The handler writes the 200 frames itself.
+    @Test(.timeLimit(.minutes(1))) func devicesAreDrainedWhileAWatchedDescriptorsHandlerRuns() throws {
+        let folder = Folder()
+        let path = folder.fifo()
+        let set = try LiveDeviceSet(selectors: [.path(path)])
+        defer { set.close() }
+        let w = writer(path)
+        defer { close(w) }
+        var fds: [Int32] = [0, 0]
+        #expect(pipeClosingOnExec(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var allIn: Bool?
+        set.watch(fd: fds[0]) { [self] in
+            var b: UInt8 = 0
+            _ = read(fds[0], &b, 1)
+            allIn = putWaiting(w, (1...200).flatMap { frame($0) }, seconds: 20)
+        }
+        _ = put(w, frame(0))
+        #expect(try moves(set, count: 1) == ["down 0 0"])
+        var byte: UInt8 = 1
+        _ = write(fds[1], &byte, 1)
+        // The handler runs in this wait; then a frame or `.timeout` (the handler's work to see).
+        var out: [String] = []
+        if case .frame(let f) = try set.nextFrame(timeout: 5) { out.append("move \(Int(f.events[0].x))") }
+        #expect(allIn == true, "nothing read the device while the handler ran")
+        out += try moves(set, count: 200 - out.count).map { String($0.split(separator: " ").prefix(2).joined(separator: " ")) }
+        #expect(out == (1...200).map { "move \($0)" })
+    }
+
     /// Waiting with no time limit after work other than a frame (nothing is expected): the
-    /// drain's looks stop (no wake-ups while idle); the next frame handed over starts them.
+    /// drain's looks stop (no wake-ups while idle); the next frame handed over, or a handler
+    /// run, starts them.
     @Test func anIdleWaitStopsTheLooksAndAFrameStartsThem() throws {
         let folder = Folder()
         let path = folder.fifo()
@@ -140,10 +171,12 @@ private let setPipeSize: Int32 = 1031
         _ = write(fds[1], &byte, 1)
         #expect(try set.nextFrame(timeout: nil) == .timeout)
         #expect(set.drain.isArmed)
-        // After the handler's work, an unbounded wait: they stop.
+        #expect(set.drain.quiesces == 0)
+        // After the handler's work, an unbounded wait: they stop before it (and the handler,
+        // the host's work, starts them again).
         _ = write(fds[1], &byte, 1)
         #expect(try set.nextFrame(timeout: nil) == .timeout)
-        #expect(!set.drain.isArmed)
+        #expect(set.drain.quiesces == 1)
         _ = put(w, frame(1))
         #expect(try moves(set, count: 1) == ["move 1 1"])
         #expect(set.drain.isArmed)

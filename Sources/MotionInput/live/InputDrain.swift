@@ -114,7 +114,8 @@ final class InputDrain: @unchecked Sendable {
         sequence.store(sequence.load(ordering: .relaxed) &+ 1, ordering: .sequentiallyConsistent)
     }
 
-    /// Leaving `nextFrame` (`handingFrame`: with a frame for the host, which may now be busy):
+    /// Leaving `nextFrame`, or running a watched descriptor's handler (`handingFrame`: the host
+    /// has work, a frame or the handler's, and may now be busy):
     /// the devices are the drain's to read while the host works, and its looks are armed.
     @inline(__always)
     func leave(handingFrame: Bool) {
@@ -139,7 +140,11 @@ final class InputDrain: @unchecked Sendable {
         armed.store(false, ordering: .sequentiallyConsistent)
         setTimer(0)
         pthread_mutex_unlock(armLock)
+        quiesces += 1
     }
+
+    /// Times `quiesce` stopped the looks (for tests).
+    private(set) var quiesces = 0
 
     private func arm() {
         pthread_mutex_lock(armLock)

@@ -368,7 +368,16 @@ public final class LiveDeviceSet {
                 // A handler may have unwatched this one (or others) meanwhile.
                 guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
                 ranHandler = true
-                try watcher.handler()
+                // A handler may take long (a control request reloading a plugin, a focus
+                // change reaching every plugin): the devices are the drain's meanwhile.
+                drain.leave(handingFrame: true)
+                do {
+                    try watcher.handler()
+                } catch {
+                    drain.enter()
+                    throw error
+                }
+                drain.enter()
             }
         }
         return ranHandler
