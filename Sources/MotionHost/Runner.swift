@@ -219,17 +219,14 @@ public enum Runner {
         let loop = LiveLoop(device: device)
         // The focused application (`apps =`): the provider's socket in the hub's one wait.
         let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in
-            try LiveFocus(tracker: tracker, device: device) { app in try script.setFocusedApp(app) }
+            try LiveFocus(tracker: tracker, loop: device.loop) { app in try script.setFocusedApp(app) }
         } : nil
         defer { focus?.close() }
-        // Without a provider, no hook to call per step for it.
-        loop.hostDue = focus.map { focus in { focus.secondsUntilDue } }
         loop.beforeIdleWait = { options.watchdog?.quiesce() }
         let lines = output as? JSONLinesOutput
         // The focus at connection leaves before the first wait, as the setup's lines do.
         lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
-        if let focus { loop.afterStep = { try focus.pollIfDue() } }
         loop.output = lines
         let reason = try loop.run(script)
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)

@@ -153,7 +153,7 @@ struct DaemonCommand: ParsableCommand {
                 // change to every plugin (and to those loaded later) with one app line.
                 let focus = try app == nil ? LiveFocus.tracker(provider: appProvider, diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) })
                     .map { tracker in
-                        try LiveFocus(tracker: tracker, device: device) {
+                        try LiveFocus(tracker: tracker, loop: device.loop) {
                             // The flight recorder keeps it too: `ctl record` replays the live decision.
                             service.recorder.noteFocus($0, at: Clock.monotonic())
                             host.setFocusedApp($0)
@@ -167,7 +167,7 @@ struct DaemonCommand: ParsableCommand {
                                                              reload: "`motionscript ctl reload` or a restart loads them") {
                     router.diagnostic(nil, String(warning))
                 }
-                let reason = try HostLoop.runLive(device, host: host, watcher: watcher, focus: focus)
+                let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
                 router.diagnostic(nil, reason)
             }
         } catch let error as InputError {

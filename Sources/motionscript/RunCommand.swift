@@ -191,9 +191,8 @@ struct RunCommand: ParsableCommand {
             defer { live.close() }
             // The focused application (`apps =`), given to every version loaded.
             let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: { StandardError.line($0) })
-                .map { tracker in try LiveFocus(tracker: tracker, device: live) { session.pipeline.setFocusedApp($0) } } : nil
+                .map { tracker in try LiveFocus(tracker: tracker, loop: live.loop) { session.pipeline.setFocusedApp($0) } } : nil
             defer { focus?.close() }
-            session.afterStep = { try? focus?.pollIfDue() }
             StandardError.line("motionscript: \(try session.runLive(live))")
         } else {
             try session.run()

@@ -132,7 +132,7 @@ private let setPipeSize: Int32 = 1031
         #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         var allIn: Bool?
-        set.watch(fd: fds[0]) { [self] in
+        set.loop.register(fd: fds[0]) { [self] in
             var b: UInt8 = 0
             _ = read(fds[0], &b, 1)
             allIn = putWaiting(w, (1...200).flatMap { frame($0) }, seconds: 20)
@@ -162,7 +162,7 @@ private let setPipeSize: Int32 = 1031
         var fds: [Int32] = [0, 0]
         #expect(pipeClosingOnExec(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        set.watch(fd: fds[0]) { var b: UInt8 = 0; _ = read(fds[0], &b, 1) }
+        set.loop.register(fd: fds[0]) { var b: UInt8 = 0; _ = read(fds[0], &b, 1) }
         var byte: UInt8 = 1
         _ = put(w, frame(0))
         #expect(try moves(set, count: 1) == ["down 0 0"])

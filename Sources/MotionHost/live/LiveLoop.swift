@@ -24,10 +24,24 @@ public protocol LiveFrameSource: AnyObject {
     func inputTimeNow() -> Double?
     /// Ends input: the pointers still down are cancelled in a last frame, then `.end`.
     func stop()
+    /// The one wait the source waits in, where watchers, sockets and timers register (nil: a
+    /// source that waits on nothing else, as a test's scripted one).
+    var eventLoop: EventLoop? { get }
+    /// What `--surface mm` takes the screen size from (`EvdevSourceInfo`): the source, or its
+    /// first device.
+    var screenSource: AnyObject? { get }
+}
+
+extension LiveFrameSource {
+    public var eventLoop: EventLoop? { nil }
+    public var screenSource: AnyObject? { self }
 }
 
 extension LiveDevice: LiveFrameSource {}
-extension LiveDeviceSet: LiveFrameSource {}
+extension LiveDeviceSet: LiveFrameSource {
+    public var eventLoop: EventLoop? { loop }
+    public var screenSource: AnyObject? { firstDevice }
+}
 
 /// Live input where time flows: waits for the next frame *or* the next time something falls due
 /// (a tap decision, a delay, a spring frame), whichever comes first, and runs what fell due,

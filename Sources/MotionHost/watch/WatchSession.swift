@@ -91,7 +91,7 @@ public final class WatchSession {
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
-        pipeline.screenSource = (device as? LiveDeviceSet)?.firstDevice ?? device
+        pipeline.screenSource = device.screenSource
         pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         // The fingers down are handed to each version; the time limit bounds each call.
         host.tracksPointers = true
