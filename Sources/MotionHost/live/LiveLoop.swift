@@ -78,9 +78,6 @@ public final class LiveLoop {
     /// from settling at the end of input, which ends anyway. (The daemon's plugins keep their
     /// errors to themselves: its target throws none.)
     public var onError: ((_ error: ScriptError, _ atEnd: Bool) -> String?)?
-    /// Seconds until the host has something to do without input (a desktop provider's
-    /// reconnection, see `LiveFocus`): no wait lasts longer. Nil: nothing.
-    public var hostDue: (() -> Double?)?
     /// Before a wait without a limit (nothing scheduled) that follows work other than a frame
     /// (start-up, scheduled work that ran, a wait that ended without input): the host lets its
     /// other threads sleep without a timeout too (the watchdog's pending look, `Watchdog.quiesce`),
@@ -133,7 +130,6 @@ public final class LiveLoop {
         if let due, let now {
             wait = min(wait ?? .infinity, due - now)
         }
-        if let due = hostDue?() { wait = min(wait ?? .infinity, due) }
         if wait == nil, !afterFrame { beforeIdleWait?() }
         afterFrame = false
         switch try device.nextFrame(timeout: wait) {
