@@ -137,29 +137,25 @@ struct DaemonCommand: ParsableCommand {
                 service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
                                                    input: options.input)
                 // A service must not die with its touchpad: devices that go away are waited for.
-                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
-                                               waitsForDevices: true) {
+                let input = try LiveInput(selectors: selectors, options: options.input, grab: options.grab,
+                                          waitsForDevices: true) {
                     router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
                 }
-                defer { device.close() }
-                Interruption.wake(device.control.stopFileDescriptor)
-                defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
+                defer { input.close() }
+                let device = input.devices
                 host.screenSource = device.firstDevice
                 service.attach(to: device)
                 // Loaded here (runLive's own loadAll then finds them loaded) so READY=1 follows the loading.
                 host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
                 host.loadAll()
-                // One provider for the whole daemon: its socket in the hub's one wait, each
+                // One provider for the whole daemon, registered with the input's loop: each
                 // change to every plugin (and to those loaded later) with one app line.
-                let focus = try app == nil ? LiveFocus.tracker(provider: appProvider, diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) })
-                    .map { tracker in
-                        try LiveFocus(tracker: tracker, loop: device.loop) {
-                            // The flight recorder keeps it too: `ctl record` replays the live decision.
-                            service.recorder.noteFocus($0, at: Clock.monotonic())
-                            host.setFocusedApp($0)
-                        }
-                    } : nil
-                defer { focus?.close() }
+                try input.followFocus(app: app, provider: appProvider,
+                                      diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) }) {
+                    // The flight recorder keeps it too: `ctl record` replays the live decision.
+                    service.recorder.noteFocus($0, at: Clock.monotonic())
+                    host.setFocusedApp($0)
+                }
                 router.flush()
                 service.ready()
                 let watcher = try ConfigWatcher(folder: folder)
