@@ -33,19 +33,19 @@ final class FolderReloads: LiveReloads {
 
     /// Makes this the loop's `reloads` whenever it has work, and only then: a folder change
     /// read from the loop's wait (its quiet time then bounds the loop's waits), output that
-    /// needs a flush after every step (a blocking sink), a frame source without an event loop
-    /// (looked at every interval). Otherwise the loop's steps ask nothing of it: no call, no retain.
+    /// needs a flush after every step (a blocking sink). Otherwise the loop's steps ask nothing
+    /// of it: no call, no retain. (A frame source without an event loop, `LiveFrameSource.eventLoop`
+    /// nil, gets no reloads: nothing is polled.)
     func attach(to loop: LiveLoop) {
         self.loop = loop
         loop.reloads = hasWork ? self : nil
     }
 
-    private var hasWork: Bool { token == nil || host.router.flushes || watcher.hasPending }
+    private var hasWork: Bool { host.router.flushes || watcher.hasPending }
 
     /// The longest wait: until the quiet time of a pending change ends.
     var maxWait: Double? {
-        // A frame source that cannot add the watcher to its wait is looked at every interval.
-        var wait = token == nil ? HostLoop.watchInterval : nil
+        var wait: Double?
         // The clock is read only while a change waits (a system call per frame where the
         // clock source has no vDSO).
         if watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
@@ -55,9 +55,8 @@ final class FolderReloads: LiveReloads {
     /// After every step: the end of the step's work (the output flushed), then the folder's changes.
     func poll() throws {
         hostRef._withUnsafeGuaranteedRef { $0.router.flush() }
-        // In the hub's wait, the watcher is read when it is readable: no read per frame.
-        let files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
-        if let files {
+        // The watcher is read when the loop finds it readable: no read per frame.
+        if watcher.hasPending, let files = watcher.take(now: clock()) {
             host.filesChanged(files)
             host.router.flush()
         }

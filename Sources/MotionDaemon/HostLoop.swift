@@ -23,10 +23,6 @@ public enum HostLoop {
         host.router.flush()
     }
 
-    /// How often the config folder is looked at while input is quiet, for a frame source that
-    /// cannot add the watcher's descriptor to its wait (the input hub can: then no interval).
-    public static let watchInterval = 0.1
-
     /// Live input until SIGINT/SIGTERM (or the end of every device given by path): frames go to
     /// every plugin as they come, scheduled work runs on time, and the folder's changes load,
     /// reload and unload plugins between frames. Returns why input ended.

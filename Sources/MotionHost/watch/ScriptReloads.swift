@@ -2,8 +2,7 @@ import MotionInput
 
 /// `run --watch` on live input, between the live loop's steps: the script's file watcher. Its
 /// descriptors are registered with the input's event loop (no polling interval; the watcher is
-/// asked only when one of them was ready); a source without an event loop (tests' scripted
-/// ones) is polled every 20 ms. A stop (Ctrl-C, `WatchSession.stop`) ends input as it ends unwatched: the
+/// asked only when one of them was ready); a source without an event loop gets no reloads. A stop (Ctrl-C, `WatchSession.stop`) ends input as it ends unwatched: the
 /// pointers still down are cancelled and what is scheduled settles.
 final class ScriptReloads: LiveReloads {
     private unowned let session: WatchSession
@@ -28,14 +27,13 @@ final class ScriptReloads: LiveReloads {
         tokens.append(token)
     }
 
-    var maxWait: Double? { hub == nil ? 0.02 : nil }
+    /// Nothing to wait out: a change wakes the loop's wait.
+    var maxWait: Double? { nil }
 
     func poll() {
         if stopping { return }
-        if hub != nil {
-            guard watcherReady else { return }
-            watcherReady = false
-        }
+        guard watcherReady else { return }
+        watcherReady = false
         switch session.watcher.wait(debounce: session.watchOptions.debounce, timeout: 0) {
         case .stopped:
             // The stop pipe stays readable: out of the hub's wait from now on.
