@@ -1,7 +1,7 @@
 -- Alt-Tab by swiping, a continuous gesture: three fingers moving sideways hold Alt and tap
 -- Tab once per 20 mm travelled to the right (Shift+Tab per 20 mm back to the left); Alt is
 -- let go when the fingers lift, or when the gesture is cancelled (a fourth finger lands).
--- Distances are millimetres on a touchpad that reports its resolution (the default; README,
+-- Distances are millimetres on a touchpad that reports its resolution (the default; docs/reference.md,
 -- Defaults); the drag begins past the default 5 mm, so a nudge holds no Alt.
 -- Replay: motionscript run examples/alt-tab.lua --events examples/scenarios/alt-tab.events.jsonl
 local pan = motion.pan{fingers = 3}

@@ -16,7 +16,7 @@
 --
 --   motionscript run examples/desktop.lua --events examples/scenarios/desktop.events.jsonl
 
--- Thresholds are the defaults (README, Defaults): with no --surface, a touchpad that reports its
+-- Thresholds are the defaults (docs/reference.md, Defaults): with no --surface, a touchpad that reports its
 -- resolution gives millimetres, so they mean the same distance on every such pad (a swipe travels
 -- 20 mm; a tap or a hold moves less than 3 mm). `r:on(state, fn)` runs fn each time r reaches state.
 

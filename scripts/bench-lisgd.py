@@ -9,7 +9,8 @@ takes it; then, one after the other on the same input, in ROUNDS interleaved rou
   daemon, 1 plugin           motionscript daemon DIR --device NODE (the same swipe as a plugin)
   daemon, 10 plugins         the same plugin and nine others (scripts/bench's ten)
 each fed SWIPES one-finger swipes to the right (a down, 30 moves of 2 mm at 8 ms, a lift: 32
-frames), the swipe bound to STAMP FILE, a static program that appends CLOCK_MONOTONIC to FILE the
+frames), the swipe bound to `sh -c 'STAMP FILE'` on both sides (lisgd's system(); our
+motion.exec of a string), STAMP a static program that appends CLOCK_MONOTONIC to FILE the
 moment it starts. Rows:
   - CPU per input frame: time on CPU of every thread of the process (/proc/PID/task/*/schedstat,
     nanoseconds) over the swipes, minus what it spends idle over as long (measured before them);
@@ -44,7 +45,7 @@ of their frames: user-space instructions per input frame in the steady state (st
 cancel out), every thread of the process, the libraries it calls (libinput, libevdev, libc) and the
 launching of commands (fork/exec in the parent) included. Then the same two runs under `strace -f -ff`
 give the system calls per frame the same way (the kernel side): those of the process's threads, the
-launched commands' (lisgd's `sh -c` and stamp; our stamp) left out as in callgrind. Under valgrind a process is some 50x
+launched commands' (the `sh -c` and stamp, on both sides) left out as in callgrind. Under valgrind a process is some 50x
 slower, so the feed is slowed to a frame every CALLGRIND_FRAME_S (a slower swipe: neither swipe
 has a minimum speed; lisgd's 800 ms time-out still holds it) and a swipe's command may take up to
 60 s; every swipe's command must still run (a process that fell behind the kernel's evdev buffer
@@ -131,7 +132,9 @@ with open(f"/run/udev/data/c13:{minor}", "w") as f:
     f.write("E:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
 
 stamps = os.path.join(work, "stamps")
-swipe = f'motion.swipe{{fingers = 1, direction = "right"}}:on("recognized", function() motion.exec{{"{stamp}", "{stamps}"}} end)\n'
+# The same command line lisgd runs through system(): a string is run by `sh -c` (motion.exec), so both
+# sides start a shell that starts the stamp, and the latency rows compare equal work.
+swipe = f'motion.swipe{{fingers = 1, direction = "right"}}:on("recognized", function() motion.exec("{stamp} {stamps}") end)\n'
 with open(os.path.join(work, "swipe.lua"), "w") as f:
     f.write(swipe)
 one, ten = os.path.join(work, "one"), os.path.join(work, "ten")
@@ -411,7 +414,7 @@ def callgrind_total(path):
 
 def strace_total(folder, pid):
     """System calls of the process's threads (strace -ff: a file per thread or child process). A
-    child (the launched command: lisgd's `sh -c` and stamp, our stamp) calls execve, a thread never
+    child (the launched command: `sh -c` and stamp, on both sides) calls execve, a thread never
     does; the process's own file (pid) starts with its execve. The parent's side of launching (fork,
     pipes, wait) is counted, the child's is not."""
     calls = 0
@@ -521,19 +524,23 @@ print(f"one-finger swipe -> command on a real touchscreen (QEMU VM, {swipes} swi
       f"median of {rounds} interleaved runs; latencies of all {swipes * rounds} swipes)")
 base_cpu = statistics.median(cpu["lisgd"])
 base50, base99 = statistics.median(latency["lisgd"]), p99(latency["lisgd"])
+# Under icount the VM's clock counts instructions (1 ns each): what schedstat gives is instructions
+# executed, user and kernel, not CPU time, and the row says so.
+measure = "instructions per frame (user + kernel)" if "icount" in sys.argv[4:] else "CPU per frame"
 for name in configs:
     c, l50, l99 = statistics.median(cpu[name]), statistics.median(latency[name]), p99(latency[name])
     ratio = "" if name == "lisgd" else f"  {c / base_cpu:5.2f}x lisgd (target <= 1)"
-    print(f"  {labels[name] + ', CPU per frame':46s} {c / 1000:8.1f} us{ratio}")
+    figure = f"{c:10,.0f}" if "icount" in sys.argv[4:] else f"{c / 1000:8.1f} us"
+    print(f"  {labels[name] + ', ' + measure:70s} {figure}{ratio}")
     ratio = "" if name == "lisgd" else f"  {l50 / base50:5.2f}x / {l99 / base99:5.2f}x lisgd (target <= 1)"
-    print(f"  {labels[name] + ', lift -> command p50/p99':46s} {l50 * 1000:6.2f} / {l99 * 1000:6.2f} ms{ratio}")
+    print(f"  {labels[name] + ', lift -> command p50/p99':70s} {l50 * 1000:6.2f} / {l99 * 1000:6.2f} ms{ratio}")
 if "daemon10" in configs and "daemon1" in configs:
     d1, d10 = statistics.median(cpu["daemon1"]), statistics.median(cpu["daemon10"])
-    print(f"  {'daemon, 10 plugins against 1, CPU per frame':46s} {d10 / d1:8.2f}x (target < 3)")
+    print(f"  {'daemon, 10 plugins against 1, ' + measure:70s} {d10 / d1:8.2f}x (target < 3)")
 if rounds > 1:
     # Each round's processes ran one after the other on the same machine: their ratios within a
     # round share its load, which the medians above do not pair (on TCG's clock rounds vary +-40 %).
-    print(f"  CPU per frame, each round's ratio to that round's lisgd (median; rounds below 1):")
+    print(f"  {measure}, each round's ratio to that round's lisgd (median; rounds below 1):")
     for name in configs:
         if name != "lisgd":
             paired = [c / l for c, l in zip(cpu[name], cpu["lisgd"])]

@@ -48,6 +48,7 @@ device = os.open(fifo, os.O_WRONLY)
 clock = time.monotonic()
 
 seen = []
+latencies = []
 def fail(message):
     proc.kill()
     sys.exit(f"test-desktop ({provider}): {message}\nlines seen:\n{seen[-10:]}\nstderr:\n{''.join(stderr)}")
@@ -83,9 +84,20 @@ def swipe(tracking):
 def is_app(name):
     return lambda l: isinstance(l.get("app"), dict) and l["app"]["id"].lower() == name.lower()
 
+# DESKTOP_CHECK_LATENCY=SECONDS: the app line must come at most this long after the focus
+# command returned (the compositor has switched the focus by then).
+latency_bound = float(os.environ.get("DESKTOP_CHECK_LATENCY", "0") or 0)
+
 def focus_then_swipe(command, name, tracking):
+    began = time.monotonic()
     subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
+    focused = time.monotonic()
     expect_line(f"app line for {name}", is_app(name))
+    # The line is read by a thread: one that came while the command ran is dated 0.
+    latency = max(0.0, time.monotonic() - focused)
+    if latency_bound and latency > latency_bound:
+        fail(f"the app line for {name} came {latency * 1000:.0f} ms after the focus changed (at most {latency_bound * 1000:.0f} ms)")
+    latencies.append((latency, focused - began))
     swipe(tracking)
     # The daemon: one app line per change for all its plugins, none tagged with a plugin.
     line = expect_line(f"swipe for {name}", lambda l: l.get("name") == "swipe",
@@ -100,6 +112,8 @@ def focus_then_swipe(command, name, tracking):
 focus_then_swipe(focus_a, app_a, 1)
 focus_then_swipe(focus_b, app_b, 2)
 focus_then_swipe(focus_a, app_a, 3)
+print(f"test-desktop ({provider}): app lines {', '.join(f'{l * 1000:.1f}' for l, _ in latencies)} ms after the focus commands"
+      f" returned (the commands took {', '.join(f'{c * 1000:.0f}' for _, c in latencies)} ms)")
 if restart:
     subprocess.run(restart, shell=True, check=True, stdout=subprocess.DEVNULL)
     expect_line(f"app line for {app_a} after the restart", is_app(app_a), timeout=30)
@@ -107,10 +121,28 @@ if restart:
     line = expect_line("swipe after the restart", lambda l: l.get("name") == "swipe")
     if line["value"]["binding"] != app_a:
         fail(f"after the restart the swipe fired {line['value']}")
-    if not any("connection lost" in l for l in stderr) or not any("connected again" in l for l in stderr):
-        fail("no warning about the lost and regained connection")
+    # DESKTOP_CHECK_RESTART_WORDS="LOST|BACK": what the provider says (default: a lost socket's words).
+    lost, back = os.environ.get("DESKTOP_CHECK_RESTART_WORDS", "connection lost|connected again").split("|")
+    if not any(lost in l for l in stderr) or not any(back in l for l in stderr):
+        fail(f"no warning about the lost and regained compositor ('{lost}', '{back}')")
     print(f"test-desktop ({provider}): the compositor restarted; the provider reconnected ({line['value']})")
 if daemon:
+    # The choice is said at start, and `ctl status` names the provider and the focused app
+    # (APP_A, focused last).
+    if not any(f"focus from {provider} (--app-provider {provider})" in l for l in stderr):
+        fail(f"the daemon did not say at start which provider it chose")
+    status = subprocess.run([binary, "ctl", "--socket", os.path.join(work, "control.sock"), "status", "--json"],
+                            capture_output=True, text=True, check=True)
+    focus = json.loads(status.stdout).get("focus") or {}
+    if focus.get("provider") != provider or focus.get("connected") is not True \
+            or (focus.get("app") or {}).get("id", "").lower() != app_a.lower():
+        fail(f"ctl status --json: focus {focus}")
+    text = subprocess.run([binary, "ctl", "--socket", os.path.join(work, "control.sock"), "status"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    focus_line = next((l for l in text if l.startswith("focus: ")), "")
+    if not focus_line.lower().startswith(f"focus: {provider} (--app-provider {provider}), connected: {app_a.lower()}"):
+        fail(f"ctl status: {text}")
+    print(f"test-desktop ({provider} daemon): ctl status: {focus_line}")
     # The flight recorder kept the focus changes: its recording, replayed through the same
     # plugins, fires the same bindings in the same order.
     recording = os.path.join(work, "flight.evemu")

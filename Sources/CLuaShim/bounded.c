@@ -33,6 +33,13 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+/* Code here is copied from Lua 5.4.4's sources (the comment at the top says which), standing in for
+ * the linked library's own functions: it must give their results and errors. Built against another
+ * release it could differ from the library without a word, so the build stops instead. */
+#if !defined(LUA_VERSION_RELEASE_NUM) || LUA_VERSION_RELEASE_NUM != 50404
+#error "Sources/CLuaShim/bounded.c copies code of Lua 5.4.4 (LUA_VERSION_RELEASE_NUM 50404), but the lua.h found (pkg-config lua5.4) is another release: compare the copy with that release's sources, update it, then this check"
+#endif
+
 /* string.rep with an empty string and an empty separator copies nothing n times: for n near
  * 2^63 the stock loop runs for ever. Its result is "", whatever n; every other case (each
  * bounded by the memory cap) is the stock function's, upvalue 1. */

@@ -102,10 +102,9 @@ void ms_setfieldref(lua_State *L, int key, int value) { setref(L, key, value); }
 
 /* The table is built here through the API rather than by a Lua constructor compiled once per
  * state (`function(cb, id, phase, x, y, device) return cb({...}) end`, one pcall for both): its
- * extra Lua frame and instructions cost more than the key pushes they save, the more so under
- * the time limit's count hook, which taxes every VM instruction (callgrind, Lua 5.4, a counting
- * callback, instructions per event: 2,703 built here against 2,857 by the constructor without
- * the hook, 2,925 against 3,359 with it). */
+ * extra Lua frame and instructions cost more than the key pushes they save, with or without
+ * the time limit's count hook, which taxes every VM instruction (measured with callgrind:
+ * docs/performance.md). */
 static inline __attribute__((always_inline))
 int callpointer(lua_State *L, int fn, long long id, int phase, double x, double y, int key, int device,
                 int nresults, int *top) {

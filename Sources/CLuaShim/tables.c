@@ -35,6 +35,13 @@
 #include <lua.h>
 #include <lauxlib.h>
 
+/* Code here is copied from Lua 5.4.4's sources (the comment at the top says which), standing in for
+ * the linked library's own functions: it must give their results and errors. Built against another
+ * release it could differ from the library without a word, so the build stops instead. */
+#if !defined(LUA_VERSION_RELEASE_NUM) || LUA_VERSION_RELEASE_NUM != 50404
+#error "Sources/CLuaShim/tables.c copies code of Lua 5.4.4 (LUA_VERSION_RELEASE_NUM 50404), but the lua.h found (pkg-config lua5.4) is another release: compare the copy with that release's sources, update it, then this check"
+#endif
+
 #if !defined(l_unlikely)
 #define l_unlikely(x) __builtin_expect(((x) != 0), 0)
 #endif

@@ -85,9 +85,8 @@ lua_State *ms_newstate(size_t memoryLimit) {
      * die young, and a minor collection does not walk the script's whole heap for them. A
      * minor collection every 40% of growth rather than Lua's 20%: its fixed part (the atomic
      * phase: the thread's stack, the roots) comes half as often, at the price of at most 20%
-     * more heap in young garbage (callgrind, the daemon's pointer-counter plugin, per event:
-     * collection 319 -> 204 instructions). Above the major multiplier (100%) each growth
-     * would trigger a major collection instead (at 100%: 496). */
+     * more heap in young garbage. It must stay below the major multiplier (100%), above which
+     * each growth would trigger a major collection instead. */
     lua_gc(L, LUA_GCGEN, MS_GC_MINOR_MULTIPLIER, 0);
     return L;
 }

@@ -280,10 +280,12 @@ public final class ControlServer {
         }
     }
 
-    /// An output line (JSON text) as it is written: sent to every client monitoring its plugin.
+    /// An output line (JSON text) as it is written: sent to every client monitoring its plugin;
+    /// a line of no plugin (a focus change, `{"t":…,"app":…}`, which every plugin hears) to
+    /// every monitoring client.
     public func publish(output line: String, plugin: String?) {
         for client in Array(clients.values) {
-            guard let sub = client.monitor, sub.plugin == nil || sub.plugin == plugin else { continue }
+            guard let sub = client.monitor, sub.plugin == nil || plugin == nil || sub.plugin == plugin else { continue }
             enqueue("{\"id\":\(sub.id.jsonText),\"line\":\(line)}\n", to: client)
         }
     }

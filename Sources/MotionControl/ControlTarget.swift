@@ -1,3 +1,4 @@
+import MotionGestures
 import MotionScenarios
 
 /// What the control socket drives: the plugin host. Every call comes on the host's loop thread
@@ -68,8 +69,48 @@ public struct ControlStatus {
         }
     }
 
+    /// Where the focused application comes from, and what it is (docs/control.md, `status`).
+    public struct Focus {
+        /// `sway`, `hyprland`, `kwin`, `gnome`, `wlroots`, `x11`, `none`, or `fixed` (`--app`).
+        public var provider: String
+        /// Why that one: `SWAYSOCK is set`, `--app-provider wlroots`, `--app firefox`.
+        public var reason: String
+        /// Whether the provider's connection is up (nil: no connection, `none` or `fixed`).
+        public var connected: Bool?
+        /// The focused application: nil while unknown, `.some(nil)` when no window has the focus.
+        public var app: AppInfo??
+
+        public init(provider: String, reason: String, connected: Bool?, app: AppInfo??) {
+            self.provider = provider
+            self.reason = reason
+            self.connected = connected
+            self.app = app
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = ["provider": .string(provider), "reason": .string(reason)]
+            if let connected { o["connected"] = .bool(connected) }
+            if case .some(let app) = app {
+                o["known"] = .bool(true)
+                o["app"] = app.map { app in
+                    var fields: [String: JSONValue] = ["id": .string(app.id)]
+                    if let c = app.className { fields["class"] = .string(c) }
+                    if let i = app.instance { fields["instance"] = .string(i) }
+                    if let t = app.title { fields["title"] = .string(t) }
+                    if let p = app.pid { fields["pid"] = .number(Double(p)) }
+                    return .object(fields)
+                } ?? .null
+            } else {
+                o["known"] = .bool(false)
+            }
+            return .object(o)
+        }
+    }
+
     public var plugins: [Plugin]
     public var devices: [Device]
+    /// Nil: not told (a replay has no daemon to ask).
+    public var focus: Focus?
     public var uptimeSeconds: Double
     public var paused: Bool
     public var pid: Int32
@@ -116,7 +157,7 @@ public struct ControlStatus {
             "devices": .array(devices.map { d in
                 .object(["node": .string(d.node), "name": .string(d.name), "kind": .string(d.kind), "grabbed": .bool(d.grabbed)])
             }),
-        ])
+        ].merging(focus.map { ["focus": $0.json] } ?? [:]) { a, _ in a })
     }
 }
 

@@ -168,9 +168,15 @@ public final class DaemonService: ControlTarget {
         let devices = (device?.members ?? []).map {
             ControlStatus.Device(node: $0.node, name: $0.tag.name, kind: $0.tag.kind, grabbed: grabs && !host.isPaused)
         }
-        return ControlStatus(plugins: plugins, devices: devices, uptimeSeconds: Clock.monotonic() - started,
-                             paused: host.isPaused, pid: getpid(), directory: host.folder.path)
+        var status = ControlStatus(plugins: plugins, devices: devices, uptimeSeconds: Clock.monotonic() - started,
+                                   paused: host.isPaused, pid: getpid(), directory: host.folder.path)
+        status.focus = focus?()
+        return status
     }
+
+    /// Where the focused application comes from and what it is, for `ctl status` (set by the
+    /// daemon once it chose its provider).
+    public var focus: (() -> ControlStatus.Focus)?
 
     public func controlReload(plugin: String?) throws -> String {
         if let plugin, host.plugin(named: plugin) == nil { throw ControlError("no plugin named \(plugin)") }

@@ -9,13 +9,19 @@ public enum HostLoop {
     /// Loads every plugin, feeds each frame of `source` to all of them, then lets scheduled
     /// work settle. Stops early at SIGINT/SIGTERM or when the output cannot be written
     /// (`PluginHost.stopReason`).
-    public static func replay(_ source: FrameSource, host: PluginHost) throws {
+    /// `proxy`: the clones' decisions beside (`--proxy`, `ProxyReplay`), made after the plugins loaded.
+    public static func replay(_ source: FrameSource, host: PluginHost,
+                              proxy: ((PluginHost) throws -> ProxyReplay)? = nil) throws {
         host.loadAll()
         defer { host.close() }
         do {
             // The plugins keep their errors; no time limit over the whole replay (each call
             // into a plugin has its own).
-            try Runner.replay(source, to: host, timeout: 0)
+            if let proxy {
+                try Runner.replay(source, to: ProxiedTarget(host, proxy: try proxy(host)), timeout: 0)
+            } else {
+                try Runner.replay(source, to: host, timeout: 0)
+            }
         } catch is ScriptError where Interruption.isRequested {
             // Stopped by a signal or a failed write: the host ends quietly, saying nothing more.
             return

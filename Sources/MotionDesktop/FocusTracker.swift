@@ -40,6 +40,9 @@ public final class FocusTracker {
     /// The descriptor to wait on while connected.
     public var fileDescriptor: Int32? { isConnected ? source.fileDescriptor : nil }
 
+    /// Whether to wait for the descriptor to be writable as well (see `FocusSource.wantsToWrite`).
+    public var wantsToWrite: Bool { isConnected && source.wantsToWrite }
+
     /// When `poll()` has something to do without the descriptor being readable (monotonic
     /// seconds): a reconnection attempt, or a refresh.
     public var nextWakeTime: Double? {
@@ -76,6 +79,7 @@ public final class FocusTracker {
         } catch {
             fail(error, at: t, connecting: false)
         }
+        for notice in source.takeNotices() { diagnostics(notice) }
         for change in changes {
             current = change
             isKnown = true

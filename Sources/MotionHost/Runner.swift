@@ -21,6 +21,11 @@ public struct RunOptions {
         (devices.isEmpty ? devicePath.map { [$0] } ?? [] : devices).map(DeviceSelector.init)
     }
     public var grab: Bool = false
+    /// `--proxy`: the desktop reads a clone of each device, without the touches consumers take
+    /// (docs/desktop.md). Over an event file: decided as live, written to `proxyOutput`.
+    public var proxy = false
+    /// `--proxy-output FILE`: the clones' frames of a replay, as an evemu recording.
+    public var proxyOutput: String?
     /// Surface mapping and explicit axis ranges for evdev input.
     public var input = EventFileOptions()
     /// Seconds of wall time before a runaway script is stopped (0 = none).
@@ -42,7 +47,7 @@ public struct RunOptions {
     public var actions = ActionHost.outputOnly()
     /// `--app NAME`: the focused application for the whole run (no provider, app lines ignored).
     public var app: String?
-    /// `--app-provider NAME` (sway, hyprland, x11, none); nil: chosen from the environment.
+    /// `--app-provider NAME` (sway, hyprland, kwin, gnome, x11, none); nil: chosen from the environment.
     /// Live runs only: a replay's focus comes from its app lines.
     public var appProvider: String?
     /// `run --explain`: told of every recognizer's state changes with the reason (nil: nobody
@@ -76,6 +81,11 @@ public enum Runner {
         host.limitWholeRun(until: deadline)
         let script = OneScript(host)
         guard let source else { return try script.finish() }
+        if options.proxy {
+            let proxy = try ProxyReplay(source: source, eventsPath: options.eventsPath ?? "", outputPath: options.proxyOutput,
+                                        line: { output.emit(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)
+            return try replay(source, to: ProxiedTarget(script, proxy: proxy), timeout: options.timeout, deadline: deadline)
+        }
         try replay(source, to: script, timeout: options.timeout, deadline: deadline)
     }
 

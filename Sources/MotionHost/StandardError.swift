@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A host that must never stall on its stderr (the live daemon: a pipe nobody reads fills
 /// after 64 KiB, and then every write(2) would block every plugin) diverts it (`divert`) to a
-/// bounded queue that a thread of its own writes out (README "Plugins", docs/daemon.md).
+/// bounded queue that a thread of its own writes out (docs/daemon.md, "Output").
 public enum StandardError {
     private static let diversion = Mutex<(@Sendable (String) -> Void)?>(nil)
 

@@ -6,7 +6,7 @@ import MotionGestures
 /// Lua state and kept in the registry: every event of that device gets the same table, set in
 /// its pointer table by the C bridge (`ms_callpointerfrom`) without building a table or
 /// interning strings per event, as pointers from files are passed. A script that writes into
-/// `p.device` writes into that shared table (documented in the README as read-only).
+/// `p.device` writes into that shared table (documented in docs/reference.md as read-only).
 final class DeviceTables {
     /// By the device object's identity; the object is held so its identity is not reused.
     private var tables: [ObjectIdentifier: (device: PointerDevice, ref: Int32)] = [:]

@@ -50,7 +50,7 @@ public final class LuaRuntime {
     ///     script (values it converts, tables it pushes) counts too.
     ///   - sandbox: load the script into the restricted standard library (see `Sandbox`).
     ///   - profile: Lua source run after the standard library (and the sandbox) and before the
-    ///     script, to shape the library for a host (the daemon's plugin profile, README "Plugins").
+    ///     script, to shape the library for a host (the daemon's plugin profile, docs/daemon.md).
     ///     Its chunk's argument (`...`) is a function that writes its one string argument to
     ///     stderr through `output.standardError` (`HostStandardError`).
     ///   - regularFilesOnly: when set, the script opens files without blocking and regular files
@@ -89,12 +89,21 @@ public final class LuaRuntime {
         gate.owner = self
         watchClock()
         dispatcher.focus.onUndecidable = { [unowned self] in
-            output.log("warning: \(scriptPath): the focused application is unknown (no desktop provider, no app line in the events, no --app): recognizers with 'apps' do not begin")
+            appsMetUnknownFocus = true
+            output.log("warning: \(scriptPath): \(Self.unknownFocusNote)")
         }
         dispatcher.focus.addListener { [unowned self] app in
             if writesFocusChanges { output.emit(t: time, app: AppFunctions.value(of: app)) }
         }
     }
+
+    /// What the once-a-run warning says when a recognizer's `apps =` is decided while the focus
+    /// is unknown (`motionscript test` says it of each scenario it concerns).
+    public static let unknownFocusNote = "the focused application is unknown (no desktop provider, no app line in the events, no --app): recognizers whose 'apps' name applications do not begin; those that only exclude (\"!name\") do"
+
+    /// Whether a recognizer's `apps =` was decided while the focus was unknown (see
+    /// `unknownFocusNote`).
+    public private(set) var appsMetUnknownFocus = false
 
     /// Whether each focus change is an output line (`{"t":…,"app":…}`), so a live run's output
     /// shows what `apps =` was decided against and a replay of it writes the same lines.

@@ -1,6 +1,6 @@
 import CLuaShim
 
-/// Files a script opens without blocking, for the daemon's plugins (README "Plugins"): every
+/// Files a script opens without blocking, for the daemon's plugins (docs/daemon.md): every
 /// way a script opens a file by name — `io.open`, `io.lines`, `io.input`, `io.output`,
 /// `loadfile`, `dofile`, `require` — opens it non-blocking and refuses what is not a regular
 /// file (a FIFO waits for a writer, a terminal or a device for input: in C, out of the time

@@ -53,6 +53,9 @@ public struct ScenarioResult: Sendable {
     /// What the scenario wrote to stderr and stdout (`print`, `log`, io.write, child processes;
     /// capped), as `run` would print on stderr.
     public var stderr: String
+    /// What `test` says of the scenario on stderr, whatever its outcome (once each): that the
+    /// focused application was unknown where a recognizer's `apps =` was decided.
+    public var notes: [String] = []
 
     public init(scenario: Scenario, outcome: Outcome, duration: Double, stdout: String = "", stderr: String = "") {
         self.scenario = scenario

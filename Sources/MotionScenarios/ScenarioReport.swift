@@ -29,6 +29,16 @@ public struct ScenarioReport {
         "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
+    /// What `test` says on stderr of the scenarios it concerns, one line each whatever their
+    /// outcome: the focused application was unknown where a recognizer's `apps =` was decided
+    /// (an older scenario whose `apps = "firefox"` gesture no longer begins fails with "output
+    /// ended early"; this says why).
+    public var noteLines: [String] {
+        results.flatMap { result in
+            result.notes.map { "warning: \(ReportText.visible(result.scenario.name)): \(ReportText.visible($0)) (a scenario gives it with app lines in its events, an '-- app: NAME' line in its script, or test --app)" }
+        }
+    }
+
     /// Every line, the summary last. Names, paths and messages come from file names and
     /// scripts: their control characters are shown escaped (`ReportText.visible`), so each
     /// report line is one the report wrote.

@@ -94,6 +94,7 @@ public enum ScenarioRunner {
     /// its outcome; every problem becomes the scenario's error or failure, with its reason.
     static func runOne(_ scenario: Scenario, options: ScenarioOptions, worker: inout WorkerProcess?) -> ScenarioResult {
         let started = Clock.monotonic()
+        var notes: [String] = []
         func result(_ outcome: ScenarioResult.Outcome, stdout: String = "", stderr: String = "") -> ScenarioResult {
             let capped: ScenarioResult.Outcome
             switch outcome {
@@ -101,8 +102,10 @@ public enum ScenarioRunner {
             case .error(let message): capped = .error(ReportText.capMessage(message))
             default: capped = outcome
             }
-            return ScenarioResult(scenario: scenario, outcome: capped, duration: Clock.monotonic() - started,
-                                  stdout: stdout, stderr: stderr)
+            var result = ScenarioResult(scenario: scenario, outcome: capped, duration: Clock.monotonic() - started,
+                                        stdout: stdout, stderr: stderr)
+            result.notes = notes
+            return result
         }
         switch scenario.problem {
         case .skip(let reason)?: return result(.skipped(reason))
@@ -148,7 +151,7 @@ public enum ScenarioRunner {
         // In the scenario's own folder (where its expected file is): `test DIR` and
         // `cd DIR && test .` run it alike.
         job.run(in: ScenarioPaths.folder(of: scenario.expectedPath))
-        if case .failure(let error) = execute(job, options: options, worker: &worker, captured: &captured, output: sink.take) {
+        if case .failure(let error) = execute(job, options: options, worker: &worker, captured: &captured, notes: &notes, output: sink.take) {
             if let problem = expectedFileProblem() { return result(.error(problem), stderr: captured.text) }
             return result(.error(error.message), stderr: captured.text)
         }
@@ -210,7 +213,8 @@ public enum ScenarioRunner {
 
     /// Runs `job` in a worker process, its output handed to `output` as it arrives.
     static func execute(_ job: ScenarioJob, options: ScenarioOptions, worker: inout WorkerProcess?,
-                        captured: inout CappedText, output: (UnsafeRawBufferPointer) -> Void) -> Result<Void, ExecutionError> {
+                        captured: inout CappedText, notes: inout [String],
+                        output: (UnsafeRawBufferPointer) -> Void) -> Result<Void, ExecutionError> {
         if worker == nil {
             do {
                 worker = try WorkerProcess(executable: options.workerExecutable)
@@ -221,9 +225,11 @@ public enum ScenarioRunner {
         let deadline = options.timeout > 0 ? Clock.monotonic() + options.timeout + blockedGrace : .infinity
         switch worker!.execute(WorkerMessage.encode(job.fields), deadline: deadline, captured: &captured, output: output) {
         case .replied(let fields):
-            switch ScenarioReply(fields: fields) {
+            let reply = ScenarioReply(fields: fields)
+            notes = reply?.notes ?? []
+            switch reply {
             case .finished?: return .success(())
-            case let .failed(kind, message)?: return .failure(ExecutionError(message: describe(kind: kind, message: message, options: options)))
+            case let .failed(kind, message, _)?: return .failure(ExecutionError(message: describe(kind: kind, message: message, options: options)))
             case nil:
                 worker = nil
                 return .failure(ExecutionError(message: "the scenario's process sent a reply that is not one; it was killed"))

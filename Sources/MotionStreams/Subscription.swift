@@ -2,7 +2,7 @@
 /// dropping the last reference: a connection lasts as long as someone holds its subscription.
 /// Every operator keeps the subscriptions it makes in its disconnect closure, and a Lua script's
 /// subscriptions are kept by its runtime until unsubscribed or the script ends, whether or not
-/// the script keeps a reference (README, "The Swift libraries"): so only a subscription dropped
+/// the script keeps a reference (docs/reference.md, "The Swift libraries"): so only a subscription dropped
 /// by Swift code is ended early, where it used to stay connected, and leak, for ever.
 public final class Subscription {
     @usableFromInline var disconnect: (() -> Void)?

@@ -4,6 +4,7 @@ import MotionActions
 import MotionControl
 import MotionDaemon
 import MotionDesktop
+import MotionGestures
 import MotionHost
 import MotionInput
 import MotionLua
@@ -42,7 +43,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "The focused application for every plugin (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    @Option(name: .customLong("app-provider"), help: "Live input: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
     var appProvider: String?
 
     @Flag(help: "Live input: a desktop notification (notify-send) when a plugin fails or is disabled, at most one a plugin a minute.")
@@ -60,7 +61,7 @@ struct DaemonCommand: ParsableCommand {
         if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+                throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
             }
             if events != nil { throw ValidationError("--app-provider is for live input (a replay's focused application comes from its app lines or --app)") }
             if app != nil { throw ValidationError("use --app or --app-provider, not both") }
@@ -115,7 +116,11 @@ struct DaemonCommand: ParsableCommand {
             try options.actions.openDevice()
             if let events {
                 let source = try Runner.openEvents(path: events, options: options.input)
-                try HostLoop.replay(source, host: host)
+                let proxy = live.proxy ? { (host: PluginHost) in
+                    try ProxyReplay(source: source, eventsPath: events, outputPath: live.proxyOutput,
+                                    line: { router.value(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)
+                } : nil
+                try HostLoop.replay(source, host: host, proxy: proxy)
                 // A configuration tested as a whole passes only if every plugin ran to the end.
                 let broken = host.status().filter { $0.state != .running }.map(\.name)
                 if !broken.isEmpty {
@@ -149,12 +154,24 @@ struct DaemonCommand: ParsableCommand {
                 host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
                 host.loadAll()
                 // One provider for the whole daemon, registered with the input's loop: each
-                // change to every plugin (and to those loaded later) with one app line.
-                try input.followFocus(app: app, provider: appProvider,
-                                      diagnostics: { router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0))) }) {
-                    // The flight recorder keeps it too: `ctl record` replays the live decision.
-                    service.recorder.noteFocus($0, at: Clock.monotonic())
-                    host.setFocusedApp($0)
+                // change to every plugin (and to those loaded later) with one app line. Which
+                // one and why is said at start and in `ctl status`.
+                let focusDiagnostics = { (line: String) in router.diagnostic(nil, String(line.dropFirst(line.hasPrefix("motionscript: ") ? 14 : 0))) }
+                let choice = app == nil ? LiveFocus.choice(provider: appProvider, diagnostics: focusDiagnostics) : nil
+                router.diagnostic(nil, choice?.description ?? "focus fixed to \(app ?? "") (--app)")
+                let focus = try choice?.source.map { FocusTracker(source: $0, diagnostics: focusDiagnostics) }
+                    .map { tracker in
+                        try LiveFocus(tracker: tracker, loop: device.loop) {
+                            // The flight recorder keeps it too: `ctl record` replays the live decision.
+                            service.recorder.noteFocus($0, at: Clock.monotonic())
+                            host.setFocusedApp($0)
+                        }
+                    }
+                defer { focus?.close() }
+                service.focus = { [unowned host] in
+                    if let app { return ControlStatus.Focus(provider: "fixed", reason: "--app \(app)", connected: nil, app: .some(AppInfo(id: app))) }
+                    return ControlStatus.Focus(provider: choice?.provider ?? "none", reason: choice?.reason ?? "",
+                                               connected: focus.map { $0.tracker.isConnected }, app: host.focusedApp)
                 }
                 router.flush()
                 service.ready()

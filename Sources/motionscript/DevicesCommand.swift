@@ -27,7 +27,8 @@ struct DevicesCommand: ParsableCommand {
             : InputDeviceList.parse((try? String(contentsOfFile: procFile, encoding: .utf8)) ?? "")
         if json {
             for device in devices {
-                let object: [String: Any] = ["node": device.eventNode ?? NSNull(), "kind": device.kind.rawValue, "name": device.name]
+                var object: [String: Any] = ["node": device.eventNode ?? NSNull(), "kind": device.kind.rawValue, "name": device.name]
+                if device.isProxyClone { object["clone"] = true }
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                 print(String(decoding: data, as: UTF8.self))
             }
@@ -39,7 +40,8 @@ struct DevicesCommand: ParsableCommand {
         }
         for device in devices {
             let node = device.eventNode ?? "-"
-            print("\(node.padding(toLength: 20, withPad: " ", startingAt: 0)) \(device.kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(device.name)")
+            let clone = device.isProxyClone ? "  (a --proxy clone: never read by motionscript)" : ""
+            print("\(node.padding(toLength: 20, withPad: " ", startingAt: 0)) \(device.kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(device.name)\(clone)")
         }
     }
 }

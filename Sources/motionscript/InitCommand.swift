@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionControl
+import MotionDesktop
 import MotionHost
 #if canImport(Glibc)
 import Glibc
@@ -27,8 +28,12 @@ struct InitCommand: ParsableCommand {
     @Option(name: .customLong("service-file"), help: ArgumentHelp("With --service: where to write the unit instead.", valueName: "path"))
     var serviceFile: String?
 
+    @Flag(name: .customLong("gnome-extension"), help: "Instead: install the GNOME Shell extension that tells motionscript the focused application (~/.local/share/gnome-shell/extensions/motionscript-focus@motionscript).")
+    var gnomeExtension = false
+
     func run() throws {
         if service { return try writeService() }
+        if gnomeExtension { return try writeGnomeExtension() }
         do {
             let written = try Starter.write(into: directory)
             // stdout stays for JSON Lines: the summary is a diagnostic.
@@ -38,6 +43,41 @@ struct InitCommand: ParsableCommand {
             fputs("error: \(error)\n", stderr)
             throw ExitCode(2)
         }
+    }
+
+    /// The extension's files for the installed GNOME Shell (ES modules from 45 on), over an
+    /// older version of them (they are motionscript's, not the user's).
+    private func writeGnomeExtension() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let folder = GnomeExtension.userFolder(environment: environment)
+        let major = Self.gnomeShellVersion().flatMap(GnomeExtension.shellMajorVersion(fromVersionOutput:))
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for file in GnomeExtension.files(shellMajorVersion: major) {
+                try file.text.write(toFile: folder + "/" + file.name, atomically: true, encoding: .utf8)
+            }
+        } catch {
+            fputs("error: cannot write \(folder): \(error.localizedDescription)\n", stderr)
+            throw ExitCode(1)
+        }
+        let kind = major.map { $0 >= 45 ? "GNOME Shell \($0): an ES module" : "GNOME Shell \($0)" }
+            ?? "gnome-shell --version did not answer: written for GNOME Shell 45 and later"
+        fputs("motionscript: wrote \(folder) (\(kind))\n", stderr)
+        fputs("next: log out and in (GNOME Shell on Wayland finds new extensions at login), then: gnome-extensions enable \(GnomeExtension.uuid)\n", stderr)
+    }
+
+    /// `gnome-shell --version`'s output, nil when it cannot be run.
+    private static func gnomeShellVersion() -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gnome-shell", "--version"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 
     /// The unit, never over an existing one (a user's edits stay).

@@ -11,6 +11,12 @@ struct LiveInputOptions: ParsableArguments {
     @Flag(help: "With --device: take the device from everyone else while running.")
     var grab = false
 
+    @Flag(help: "The desktop reads a clone of each touchpad and touchscreen, without the touches recognizers with 'consume = true' take (docs/desktop.md). With --events: the clone's frames are decided as live, as 'proxy' output lines.")
+    var proxy = false
+
+    @Option(name: .customLong("proxy-output"), help: ArgumentHelp("With --events and --proxy: write what the clones would have received to FILE, an evemu recording.", valueName: "file"))
+    var proxyOutput: String?
+
     @Option(parsing: .unconditional, help: "Units of evdev positions: 'auto' (the default: millimetres where the device reports its resolution, raw units elsewhere), 'mm' (millimetres, required), 'raw' (device units), or WxH to map the axis ranges onto a surface, e.g. 1920x1080.")
     var surface: String?
 
@@ -30,6 +36,11 @@ struct LiveInputOptions: ParsableArguments {
     /// (for `--grab`).
     func validate(live: Bool) throws {
         if grab && !live { throw ValidationError("--grab needs --device") }
+        if proxy && grab { throw ValidationError("use --proxy or --grab, not both (--proxy grabs each device itself and gives the desktop a clone)") }
+        if proxy && live {
+            throw ValidationError("--proxy on live input is not built yet (it comes with the new event loop); with --events FILE it shows what the clone would receive")
+        }
+        if proxyOutput != nil && !proxy { throw ValidationError("--proxy-output needs --proxy") }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
     }

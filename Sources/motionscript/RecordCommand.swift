@@ -26,13 +26,13 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Axis ranges XMIN:XMAX,YMIN:YMAX written into the recording when the source has none (a pipe), e.g. 0:4095,0:4095.")
     var axes: String?
 
-    @Option(name: .customLong("app-provider"), help: "Also record focus changes of the desktop (sway, hyprland, x11) as comments the replay applies, or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    @Option(name: .customLong("app-provider"), help: "Also record focus changes of the desktop (sway, hyprland, kwin, gnome, wlroots, x11) as comments the replay applies, or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, DISPLAY).")
     var appProvider: String?
 
     func validate() throws {
         _ = try InputOptions.parse(surface: nil, axes: axes)
         if let appProvider, !FocusProviderChoice.names.contains(appProvider) {
-            throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+            throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
         }
     }
 

@@ -38,7 +38,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The focused application for the whole run (what 'apps =' is decided against): no desktop provider, app lines in the events ignored.")
     var app: String?
 
-    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, DISPLAY).")
+    @Option(name: .customLong("app-provider"), help: "With --device: where the focused application comes from: sway (also i3), hyprland, kwin, gnome, wlroots, x11 or none (default: chosen from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, DISPLAY; docs/desktop.md).")
     var appProvider: String?
 
     @Flag(help: "Run the script in the restricted standard library that `motionscript test` uses (no processes, file writes, native code or debug library).")
@@ -63,7 +63,9 @@ struct RunCommand: ParsableCommand {
         guard memory <= Self.maxMemory else { throw ValidationError("--memory must be at most \(Self.maxMemory) MiB, got \(memory)") }
         if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
         try live.validate(live: !device.isEmpty)
+        if live.proxy && watch { throw ValidationError("--proxy replays the events once: use it without --watch") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
+        if plot != nil && live.proxy { throw ValidationError("use --plot or --proxy, not both (the picture has no place for the clone's decisions)") }
         if plot != nil && explain { throw ValidationError("use --plot or --explain, not both (the picture shows the recognizers' states)") }
         if watch, let events, Self.isStream(events) {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
@@ -71,7 +73,7 @@ struct RunCommand: ParsableCommand {
         if app?.isEmpty == true { throw ValidationError("--app needs an application name") }
         if let appProvider {
             guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be sway, hyprland, x11 or none, got \(appProvider)")
+                throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
             }
             if device.isEmpty { throw ValidationError("--app-provider needs --device (a replay's focused application comes from its app lines or --app)") }
             if app != nil { throw ValidationError("use --app or --app-provider, not both") }
@@ -98,6 +100,8 @@ struct RunCommand: ParsableCommand {
         options.sandbox = sandbox
         options.scriptArguments = scriptArguments
         options.grab = grab
+        options.proxy = live.proxy
+        options.proxyOutput = live.proxyOutput
         options.app = app
         options.appProvider = appProvider
         if explain { options.recognizerObserver = RecognizerExplainer { StandardError.line($0) } }

@@ -9,6 +9,7 @@ enum StatusText {
         let uptime = status["uptime"]?.numberValue ?? 0
         let paused = status["paused"]?.boolValue == true
         lines.append("daemon \(pid), up \(duration(uptime))\(paused ? ", PAUSED (ctl resume)" : ""): \(status["directory"]?.stringValue ?? "")")
+        if let focus = status["focus"] { lines.append(focusLine(focus)) }
         let plugins = status["plugins"]?.arrayValue ?? []
         lines.append("plugins: \(plugins.count)")
         for p in plugins {
@@ -29,6 +30,22 @@ enum StatusText {
             lines.append("  \(d["node"]?.stringValue ?? "?")  \(d["kind"]?.stringValue ?? "?")  \(d["name"]?.stringValue ?? "")\(d["grabbed"]?.boolValue == true ? "  (grabbed)" : "")")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `focus: sway (SWAYSOCK is set), connected: firefox "Home" pid 7`; `…: no window focused`;
+    /// `…: unknown` (no provider, or none reported yet).
+    static func focusLine(_ focus: JSONValue) -> String {
+        var line = "focus: \(focus["provider"]?.stringValue ?? "?")"
+        if let reason = focus["reason"]?.stringValue, !reason.isEmpty { line += " (\(reason))" }
+        if let connected = focus["connected"]?.boolValue { line += connected ? ", connected" : ", not connected (retrying)" }
+        guard focus["known"]?.boolValue == true, let app = focus["app"] else {
+            return line + ": unknown (recognizers whose 'apps' name applications do not begin)"
+        }
+        guard let id = app["id"]?.stringValue else { return line + ": no window focused" }
+        line += ": \(id)"
+        if let title = app["title"]?.stringValue { line += " \"\(title)\"" }
+        if let pid = app["pid"]?.numberValue { line += " pid \(Int(pid))" }
+        return line
     }
 
     static func duration(_ s: Double) -> String {

@@ -108,6 +108,7 @@ struct TestCommand: ParsableCommand {
             fputs("\r\u{1B}[K[\(done)/\(total)] \(ReportText.visible(result.scenario.name))", stderr)
         }
         if showProgress { fputs("\r\u{1B}[K", stderr) }
+        for line in report.noteLines { fputs(line + "\n", stderr) }
         var status = report.exitCode
         if let junit {
             do {

@@ -13,7 +13,7 @@ private final class FailingSink: InputEventSink {
 
 /// One device, several holders (sessions: plugins, reload versions): a key goes down with its
 /// first holder and up with its last.
-@Suite struct KeyHoldsTests {
+@Suite(.timeLimit(.minutes(5))) struct KeyHoldsTests {
     private func key(_ code: UInt16, _ value: Int32) -> InputEvent { .key(code, value) }
     private let syn = InputEvent.synReport
 

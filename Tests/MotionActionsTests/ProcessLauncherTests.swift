@@ -16,7 +16,7 @@ private final class Reports: @unchecked Sendable {
     }
 }
 
-@Suite struct ProcessLauncherTests {
+@Suite(.timeLimit(.minutes(5))) struct ProcessLauncherTests {
     @Test func aFailingCommandIsReportedNotFatal() {
         let reports = Reports()
         let launcher = ProcessLauncher(report: reports.add)

@@ -6,7 +6,7 @@ import MotionGestures
 @testable import MotionHost
 import MotionInput
 
-@Suite struct HangAndOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct HangAndOutputTests {
     @Test func aPluginRecordedAsHangingStaysDisabledUntilItsFileChanges() throws {
         let config = TestConfig(["good.lua": echoPlugin, "h.lua": echoPlugin])
         let record = HangRecord(path: config.path + "/state/motionscript/hung-plugin")

@@ -64,7 +64,7 @@ import MotionGestures
         #expect(!lines.contains { $0.contains("survived") })
     }
 
-    /// Finalizers run as ordinary protected calls after the callback (README "Limits"): a loop in
+    /// Finalizers run as ordinary protected calls after the callback (docs/daemon.md, "Limits"): a loop in
     /// one is stopped by the plugin's time limit like any other.
     @Test func aLoopInAFinalizerIsStoppedByItsTimeLimit() throws {
         let bad = """

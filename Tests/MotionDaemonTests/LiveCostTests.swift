@@ -10,7 +10,7 @@ import Glibc
 
 /// What the daemon's live loop does per frame when nothing changed: no wake-up of the output
 /// thread, no read of the config watcher outside the input hub's wait.
-@Suite struct LiveCostTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveCostTests {
     @Test func flushingWithNothingQueuedDoesNotWakeTheWriterThread() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipeClosingOnExec(&fds) == 0)

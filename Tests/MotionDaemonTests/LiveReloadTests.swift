@@ -68,7 +68,7 @@ private func echo(_ tag: String) -> String {
 /// folder) and the watcher's clock injected: the files a save concerns load, reload and unload
 /// just their plugins, between frames, once 75 ms passed without another change; meanwhile
 /// frames go on reaching every plugin.
-@Suite struct LiveReloadTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveReloadTests {
     /// One session of edits, each followed by a tap: a plugin file added (loaded, alone, acting
     /// on the next tap), edited (that plugin alone reloads), a module edited (only the plugin
     /// requiring it reloads), a broken edit (failed; the previous version keeps acting), a fix
@@ -228,7 +228,7 @@ private func echo(_ tag: String) -> String {
 /// cancelled when it goes away, the other device's frames meanwhile, and the device's frames
 /// again when its node is back. The writer moves on only when the set said what it noticed
 /// (semaphores), so nothing depends on sleeps.
-@Suite struct DaemonHotplugTests {
+@Suite(.timeLimit(.minutes(5))) struct DaemonHotplugTests {
     private static func frame(usec: Int, id: Int32, x: Int32?) -> [UInt8] {
         var events: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0)]
         if let x { events += [(3, 0x39, id), (3, 0x35, x), (3, 0x36, 0)] } else { events += [(3, 0x39, -1)] }

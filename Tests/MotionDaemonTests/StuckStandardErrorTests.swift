@@ -6,7 +6,7 @@ import MotionHost
 
 /// A live daemon's stderr is a queue written by a thread of its own: a reader that stopped
 /// reading (a full pipe) loses diagnostic lines, counted, never the plugins' frames.
-@Suite struct StuckStandardErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct StuckStandardErrorTests {
     /// Before, a plugin's `print` and `io.stderr:write` went through Lua's C stdio to descriptor
     /// 2 and blocked the whole daemon once a pipe nobody read was full (the lines never reached
     /// the host's stderr path: the drop count below was 0).

@@ -19,7 +19,7 @@ private func events(at path: String) -> [String] {
 
 /// Actions through the command and the host: performed live or with --act, never otherwise,
 /// and held keys released at the end, on reload and on Ctrl-C.
-@Suite struct ActionRunTests {
+@Suite(.timeLimit(.minutes(5))) struct ActionRunTests {
     let chordScript = """
         motion.gesture(motion.tap{}):subscribe(function(g)
           if g.state == "recognized" then motion.keys("ctrl+alt+Right") end
@@ -188,7 +188,7 @@ private func waitWithHangGuard(_ pid: pid_t) -> Int32 {
 }
 
 /// The desktop examples' scenarios pin their actions; a changed binding is a failed scenario.
-@Suite struct DesktopExampleTests {
+@Suite(.timeLimit(.minutes(5))) struct DesktopExampleTests {
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

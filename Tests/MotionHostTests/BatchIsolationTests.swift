@@ -8,7 +8,7 @@ private let okLine = #"{"t":0,"name":"ok","value":1}"# + "\n"
 
 /// `motionscript test` through the binary: a scenario that exits, crashes, blocks or writes to
 /// stdout is that scenario's error; the batch goes on and always ends with its summary and JUnit.
-@Suite struct BatchIsolationTests {
+@Suite(.timeLimit(.minutes(5))) struct BatchIsolationTests {
     @Test func osExitAndACrashAreThoseScenariosErrorsAndTheBatchGoesOn() throws {
         let folder = makeTemporaryFolder("isolation")
         writeScenario("a-exit", script: "os.exit(0)\n", expected: "", in: folder)

@@ -3,7 +3,7 @@ import Testing
 
 /// What `motionscript test` reports, through the binary: JUnit a CI reads correctly, a diff to
 /// act on, and exit 2 when the batch cannot mean anything.
-@Suite struct BatchReportTests {
+@Suite(.timeLimit(.minutes(5))) struct BatchReportTests {
     @Test func junitSeparatesErrorsFromFailuresAndKeepsEachScenariosOutput() throws {
         let folder = makeTemporaryFolder("junit")
         writeScenario("a-pass", script: "print('hello', 1)\nmotion.emit('ok', 1)\n", expected: #"{"t":0,"name":"ok","value":1}"# + "\n", in: folder)

@@ -8,12 +8,20 @@ import MotionHost
 /// keep no memory and no descriptor.
 ///
 /// Like `ReloadLeakTests` the heap and descriptor counts are the whole process's: they are
-/// checked only when this suite runs in a process of its own (`scripts/test` sets
-/// `MOTIONSCRIPT_LEAK_CHECK_ALONE=1`); in a parallel run it checks that every command was reaped.
-@Suite struct CommandLeakTests {
-    /// 48 bytes a command. The leak this guards against was about 600 bytes a command (a
-    /// pollfd buffer kept per wake-up, in optimized builds only: see `ChildReaper.run`).
+/// checked only when the leak suites run in a process of their own, one test at a time
+/// (`scripts/test` sets `MOTIONSCRIPT_LEAK_CHECK_ALONE=1` and `--no-parallel`); in a parallel
+/// run it checks that every command was reaped. Then every round must be quiet: a leak shows in
+/// each round of 1,000 commands, and with nothing else in the process no round may pass by luck.
+///
+/// What it cannot see: it runs on the debug build. The reaper's leak of 0.1.0's development
+/// (about 600 bytes a command, a pollfd buffer kept per wake-up: see `ChildReaper.run`) showed in
+/// optimized builds only, and this test passed on the debug build while it was there. The release
+/// build's memory over a long session is what `scripts/bench-daemon` reports (RSS flat or not,
+/// docs/performance.md); no test runs on the release build.
+@Suite(.timeLimit(.minutes(5))) struct CommandLeakTests {
+    /// 48 bytes a command: a leak of one allocation per command is over it.
     static let heapAllowance = 48 * 1000
+    static let rounds = 3
 
     /// Launches `count` commands and waits until the reaper has reaped them all.
     private func launchAndReap(_ count: Int) throws {
@@ -31,19 +39,15 @@ import MotionHost
             print("command leak check: heap and descriptor counts skipped (other tests share this process; scripts/test runs this alone)")
             return
         }
-        // The other leak suite runs in this process meanwhile (allocating and freeing as it
-        // reloads): a leak shows in every round of 1,000 commands, so up to five rounds are
-        // allowed for a quiet one.
         var measured: [(heap: Int, fds: Int)] = []
-        for _ in 0..<5 {
+        for _ in 0..<Self.rounds {
             let heap = ProcessResources.heapInUse, fds = ProcessResources.openFileDescriptors
             try launchAndReap(1000)
             measured.append((ProcessResources.heapInUse - heap, ProcessResources.openFileDescriptors - fds))
-            if abs(measured.last!.heap) < Self.heapAllowance && measured.last!.fds == 0 { break }
         }
         print("command leak check: heap growth per 1000 commands \(measured.map(\.heap)) bytes, descriptors \(measured.map(\.fds))")
-        #expect(measured.contains { abs($0.heap) < Self.heapAllowance }, "heap grew \(measured.map(\.heap)) bytes over 1000 commands")
-        #expect(measured.contains { $0.fds == 0 }, "descriptors grew by \(measured.map(\.fds))")
+        #expect(measured.allSatisfy { $0.heap < Self.heapAllowance }, "heap grew \(measured.map(\.heap)) bytes over 1000 commands")
+        #expect(measured.allSatisfy { $0.fds == 0 }, "descriptors grew by \(measured.map(\.fds))")
         #expect(ChildReaper.shared.waiting == 0)
     }
 }

@@ -15,7 +15,7 @@ private func temp(_ name: String, _ text: String) -> String {
 }
 
 /// API.md "Command line": exit status 0 success, 1 script error, 2 bad usage or bad input.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineTests {
     @Test func runPrintsTheDragExampleAndExits0() throws {
         let r = try motionscript("run", "examples/drag.lua", "--events", "examples/drag.events.jsonl")
         #expect(r.status == 0)
@@ -70,7 +70,7 @@ private func temp(_ name: String, _ text: String) -> String {
 }
 
 /// The commands and options of API.md's command line exist.
-@Suite struct CommandLineContractTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineContractTests {
     @Test(arguments: [
         ("run", ["--events", "--device", "--grab", "--watch"]),
         ("test", ["--jobs", "--update", "--junit", "--shard"]),
@@ -87,7 +87,7 @@ private func temp(_ name: String, _ text: String) -> String {
 }
 
 /// `motionscript record` writes an evemu recording that `run` replays to the same pointer events.
-@Suite struct RecordCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordCommandTests {
     @Test func recordFromAFIFOThenReplayGivesTheSamePointers() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -123,7 +123,7 @@ private func temp(_ name: String, _ text: String) -> String {
     }
 }
 
-@Suite struct WatchdogTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchdogTests {
     @Test func aScriptBlockedOutsideLuaIsStoppedAfterTheTimeout() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blocked-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -139,7 +139,7 @@ private func temp(_ name: String, _ text: String) -> String {
     }
 }
 
-@Suite struct PrintTests {
+@Suite(.timeLimit(.minutes(5))) struct PrintTests {
     @Test func printGoesToStderrAndKeepsTheJSONLinesClean() throws {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("print-\(UUID().uuidString).lua")
         try "print('debug', 1, nil, true)\nmotion.emit('x', 1)\n".write(to: script, atomically: true, encoding: .utf8)
@@ -150,7 +150,7 @@ private func temp(_ name: String, _ text: String) -> String {
     }
 }
 
-@Suite struct MissingScriptTests {
+@Suite(.timeLimit(.minutes(5))) struct MissingScriptTests {
     @Test(arguments: ["/nonexistent/motion.lua", "/tmp"])
     func aScriptThatCannotBeReadIsBadUsage(path: String) throws {
         let r = try motionscript("run", path)
@@ -160,7 +160,7 @@ private func temp(_ name: String, _ text: String) -> String {
     }
 }
 
-@Suite struct TestCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct TestCommandTests {
     @Test func anEmptyFolderIsBadUsage() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -173,6 +173,6 @@ private func temp(_ name: String, _ text: String) -> String {
     @Test func theExampleBatchPassesThroughTheBinary() throws {
         let r = try motionscript("test", "examples/scenarios", "--jobs", "2")
         #expect(r.status == 0)
-        #expect(r.stdout.hasSuffix("16 passed, 0 failed, 2 skipped\n"))
+        #expect(r.stdout.hasSuffix("25 passed, 0 failed, 2 skipped\n"))
     }
 }

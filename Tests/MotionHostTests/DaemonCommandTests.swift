@@ -3,7 +3,7 @@ import Testing
 
 /// `motionscript daemon` as a command: the replay of a whole configuration, its exit status,
 /// its usage errors.
-@Suite struct DaemonCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct DaemonCommandTests {
     @Test func theToursFolderReplaysToTaggedLines() throws {
         let r = try runMotionscript(["daemon", "examples/plugins", "--events", "examples/drag.events.jsonl"])
         #expect(r.status == 0, "\(r.stderr)")

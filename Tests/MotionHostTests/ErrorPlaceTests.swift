@@ -7,7 +7,7 @@ import Glibc
 /// A callback that fails on the 1000th event said the script line only: on a minutes-long
 /// recording the user bisected. Runtime errors name the input time and the frame's place in
 /// the event file (its line, or byte offset for raw evdev).
-@Suite struct ErrorPlaceTests {
+@Suite(.timeLimit(.minutes(5))) struct ErrorPlaceTests {
     private let script = """
         local n = 0
         motion.pointers():subscribe(function(p)

@@ -3,7 +3,7 @@ import Testing
 
 /// A bad expected file is the scenario's error whatever the script does, though a passing
 /// scenario is compared byte for byte without the file being parsed.
-@Suite struct ExpectedFileCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct ExpectedFileCheckTests {
     private let line1 = #"{"t":0,"name":"a","value":1}"#
     private let bad = #"{"t":0,"name":"x","value":1e400}"#
 

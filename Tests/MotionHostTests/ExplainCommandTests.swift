@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `run --explain`: the recognizers' state changes with their reasons on stderr, stdout unchanged.
-@Suite struct ExplainCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ExplainCommandTests {
     @Test func aDoubleTapReplaySaysWhyTheSingleTapWaitedAndWhatReleasedIt() throws {
         let arguments = ["run", "examples/double-tap.lua", "--events", "examples/double-tap.events.jsonl"]
         let plain = try runMotionscript(arguments)

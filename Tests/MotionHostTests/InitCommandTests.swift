@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionHost
 
-@Suite struct InitCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct InitCommandTests {
     @Test func initWritesAStarterWhoseScenarioPasses() throws {
         let folder = makeTemporaryFolder("init").appendingPathComponent("new project")
         let made = try runMotionscript(["init", folder.path])

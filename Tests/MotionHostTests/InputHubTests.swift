@@ -13,7 +13,7 @@ import Glibc
 /// wake-up, other descriptors in the same wait, devices that come back. Everything is written
 /// before it is read (FIFOs opened by the set first, so the writers' opens never block): the
 /// timestamps are injected, nothing depends on sleeps.
-@Suite struct InputHubTests {
+@Suite(.timeLimit(.minutes(5))) struct InputHubTests {
     private final class Folder {
         let path: String
         init() {
@@ -206,7 +206,7 @@ import Glibc
 
 /// Live pointer events take the same C bridge as pointers from files: the `device` table is
 /// made once per device and shared by its events.
-@Suite struct LiveDeviceTableTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveDeviceTableTests {
     @Test func eventsOfOneDeviceShareOneDeviceTable() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("devtable-\(UUID().uuidString).lua").path
         try """
@@ -232,7 +232,7 @@ import Glibc
 /// `run --watch` on live input waits in the input hub's one wait, its file watcher included:
 /// idle, it does not wake (before: a 20 ms polling interval, some 15 wake-ups in the 0.3 s of
 /// quiet below, and a second wait on the watcher per frame).
-@Suite struct WatchInHubTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchInHubTests {
     @Test func anIdleWatchedLiveRunDoesNotWakeUp() throws {
         let folder = makeTemporaryFolder("watch-hub")
         let script = writeFile("motion.pointers():emit('p')\n", "w.lua", in: folder)

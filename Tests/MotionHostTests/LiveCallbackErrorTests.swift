@@ -8,7 +8,7 @@ import Glibc
 
 /// Live input runs all day: a callback that raises is reported with its traceback and switched
 /// off (its subscription unsubscribed), and the rest of the pipeline goes on. Files stay strict.
-@Suite struct LiveCallbackErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveCallbackErrorTests {
     static let script = """
         motion.pointers():subscribe(function(p)
           if p.x >= 120 then error("too far right: " .. p.x) end

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// docs/desktop.md, "Per-application gestures": a live run follows a (fake) sway.
-@Suite struct LiveFocusTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveFocusTests {
     /// A sway IPC message: "i3-ipc", payload length, type (little-endian), payload.
     private func swayMessage(type: UInt32, _ payload: String) -> [UInt8] {
         var bytes = Array("i3-ipc".utf8)
@@ -27,6 +27,67 @@ import Glibc
             received += chunk[0..<n]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    /// A listening socket where a fake sway waits (sun_path is short: under /tmp).
+    private func fakeSway() -> (listener: Int32, path: String) {
+        let socketPath = "/tmp/ms-live-focus-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(socketPath.utf8))
+            raw[socketPath.utf8.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 1) == 0)
+        return (listener, socketPath)
+    }
+
+    /// docs/control.md, `status`: the daemon says at start which provider it chose and why, and
+    /// `ctl status` names it with the focused application.
+    @Test func theDaemonSaysItsProviderAndCtlStatusTheFocusedApp() throws {
+        let folder = makeTemporaryFolder("daemon-focus")
+        let fifo = folder.appendingPathComponent("device").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let plugins = folder.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        writeFile("motion.swipe{apps = \"!kitty\"}\n", "swipes.lua", in: plugins)
+        let sway = fakeSway()
+        defer { close(sway.listener); unlink(sway.path) }
+        let control = "/tmp/ms-ctl-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        defer { unlink(control) }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: motionscriptBinary)
+        process.arguments = ["daemon", plugins.path, "--device", fifo, "--socket", control, "--dry-run"]
+        process.environment = ["SWAYSOCK": sway.path, "PATH": "/usr/bin:/bin"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // A device that sends nothing (read-write: opening it does not wait for the daemon).
+        let device = open(fifo, O_RDWR | O_CLOEXEC)
+        defer { close(device) }
+        let client = accept(sway.listener, nil, nil)
+        #expect(client >= 0)
+        defer { close(client) }
+        let tree = #"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"foot","name":"~","pid":5}]}"#
+        let reply = swayMessage(type: 4, tree) + swayMessage(type: 2, #"{"success":true}"#)
+        _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        // The app line means the daemon knows the focus.
+        #expect(read(out.fileHandleForReading.fileDescriptor, lines: 2).contains(#"{"t":0,"app":{"id":"foot","title":"~","pid":5}}"#))
+        let json = try runMotionscript(["ctl", "--socket", control, "status", "--json"])
+        let text = try runMotionscript(["ctl", "--socket", control, "status"])
+        _ = try runMotionscript(["ctl", "--socket", control, "stop"])
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("motionscript: focus from sway (SWAYSOCK is set)\n"), "\(stderr)")
+        #expect(json.stdout.contains(#""focus":{"app":{"id":"foot","pid":5,"title":"~"},"connected":true,"known":true,"provider":"sway","reason":"SWAYSOCK is set"}"#),
+                "\(json.stdout)")
+        #expect(text.stdout.split(separator: "\n").dropFirst().first == #"focus: sway (SWAYSOCK is set), connected: foot "~" pid 5"#, "\(text.stdout)")
     }
 
     @Test func theFocusAtConnectionAndItsChangesAreLinesBeforeAnyInput() throws {

@@ -6,7 +6,7 @@ import Glibc
 
 /// Live output is written frame by frame: every line of a frame leaves in one write, as soon as
 /// the frame's work is done, not a write per line.
-@Suite struct LiveFrameWriteTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveFrameWriteTests {
     /// Write system calls the process made so far (`syscw` in /proc/PID/io).
     private func writeCalls(_ pid: Int32) -> Int? {
         guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }

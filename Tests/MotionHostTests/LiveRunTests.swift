@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `run --device`: the live path, driven through a FIFO of raw input_event records.
-@Suite struct LiveRunTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveRunTests {
     @Test func scriptRunsOnAFIFOFrameByFrameAndEndsWithTheWriter() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

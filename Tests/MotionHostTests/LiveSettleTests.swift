@@ -7,7 +7,7 @@ import Glibc
 
 /// The same events give the same delayed lines live as from a file: at the end of live input
 /// what is scheduled settles exactly as at the end of a file.
-@Suite struct LiveSettleTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveSettleTests {
     @Test func delayedLinesAreTheSameLiveAndFromAFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("settle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -14,7 +14,7 @@ private func motionscript(_ arguments: String..., stdin: Data? = nil) throws -> 
 
 /// `--device` repeated, selectors, pointer ids unique across devices, `device` on pointer events,
 /// recognizers' `devices=`, `devices --json`, options that cannot repeat.
-@Suite struct ManyDevicesTests {
+@Suite(.timeLimit(.minutes(5))) struct ManyDevicesTests {
     @Test func selectorsAndGlobs() {
         #expect(DeviceSelector("touchpad") == .kind(.touchpad))
         #expect(DeviceSelector("touchscreen") == .kind(.touchscreen))

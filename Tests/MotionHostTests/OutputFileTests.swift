@@ -8,7 +8,7 @@ import Glibc
 /// The output-file rule (`plot -o`, `run --plot`, `test --junit`, `test --update`): a regular
 /// file is replaced whole by a rename; a device, FIFO or symlink is written through and stays
 /// what it is.
-@Suite struct OutputFileTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputFileTests {
     private func kind(_ path: String, follow: Bool = false) -> mode_t {
         var info = stat()
         guard (follow ? stat(path, &info) : lstat(path, &info)) == 0 else { return 0 }
@@ -141,7 +141,7 @@ private final class ReceivedBytes: @unchecked Sendable {
 
 /// The commands use the rule: `plot -o FIFO` feeds the reader, `plot -o /dev/stdout` leaves the
 /// link, `test --junit FIFO` gives the reader the report.
-@Suite struct OutputPathCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputPathCommandTests {
     @Test func plotIntoAFIFOFeedsItsReader() throws {
         let folder = makeTemporaryFolder("out")
         _ = try Starter.write(into: folder.path)

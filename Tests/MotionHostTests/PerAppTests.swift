@@ -4,7 +4,7 @@ import MotionHost
 import MotionScenarios
 import MotionLua
 
-/// README, "Per-application gestures": `apps =`, `motion.app`, app lines and `--app` in runs.
+/// docs/desktop.md, "Per-application gestures": `apps =`, `motion.app`, app lines and `--app` in runs.
 @Suite struct PerAppTests {
     private func run(_ script: String, _ events: String, app: String? = nil) throws -> CollectedOutput {
         let folder = makeTemporaryFolder("app")

@@ -4,7 +4,7 @@ import Testing
 /// Issue 22, "physical units for the desktop": with no option given, a configuration behaves the
 /// same on every touchpad that reports its resolution. examples/scenarios/pads/ holds the same
 /// session recorded (synthetically, scripts/make-pad-recordings.py) on pads of 12 and 30 units/mm.
-@Suite struct PhysicalUnitsTests {
+@Suite(.timeLimit(.minutes(5))) struct PhysicalUnitsTests {
     static let pads = "examples/scenarios/pads/"
 
     /// The actions of `script` over one pad's recording, with no option.

@@ -180,7 +180,7 @@ private final class DeviceWriter {
     func close() { Glibc.close(fd) }
 }
 
-@Suite struct StdoutStaysJSONLinesTests {
+@Suite(.timeLimit(.minutes(5))) struct StdoutStaysJSONLinesTests {
     /// io.write, io.stdout:write, print to io.stdout and a child's stdout all go to stderr.
     @Test func writesToStdoutFromLuaAndChildrenLandOnStderr() throws {
         let scene = Scene()
@@ -223,7 +223,7 @@ private final class DeviceWriter {
     }
 }
 
-@Suite struct WriteErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct WriteErrorTests {
     private static let manyLines = "for i = 1, 200000 do motion.emit('n', i) end\n"
 
     @Test func aFullDeviceEndsTheRunWithAMessageAndExit1() throws {
@@ -310,7 +310,7 @@ private final class DeviceWriter {
     }
 }
 
-@Suite struct InterruptionTests {
+@Suite(.timeLimit(.minutes(5))) struct InterruptionTests {
     /// A file run stuck in a Lua loop: SIGINT and SIGTERM stop it where it is; exit 128 + signal;
     /// the lines already made are all there, whole.
     @Test(arguments: [SIGINT, SIGTERM])
@@ -494,7 +494,7 @@ private final class DeviceWriter {
     }
 }
 
-@Suite struct LiveTimeoutTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveTimeoutTests {
     /// `--timeout` bounds each live frame, not the session: a healthy session outlives it.
     @Test func aHealthyLiveSessionOutlivesItsTimeout() throws {
         let scene = Scene()
@@ -566,7 +566,7 @@ private final class DeviceWriter {
 
 /// An output path that is a FIFO with no reader: the wait for one ends on the first signal,
 /// and the FIFO is still a FIFO (it was replaced by a regular file through a rename).
-@Suite struct OutputFIFOSignalTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputFIFOSignalTests {
     @Test(arguments: [SIGINT, SIGTERM])
     func aJUnitReportWaitingForAReaderEndsOnTheFirstSignal(signal: Int32) throws {
         let scene = Scene()

@@ -22,7 +22,7 @@ private final class EditingOutput: MotionOutput, ReloadMarking {
     func markReload(t: Double, script: String, version: Int) { marks.append("\(t) \(script) \(version)") }
 }
 
-@Suite struct ReloadKeepsFingersTests {
+@Suite(.timeLimit(.minutes(5))) struct ReloadKeepsFingersTests {
     /// A drag in progress at a reload goes on in the new version: it sees the finger go down where
     /// it is at the reload time, then its moves; input time goes on (setup and motion.time()).
     @Test func theNewVersionGetsTheFingersDownAndInputTimeGoesOn() throws {
@@ -132,7 +132,7 @@ private final class IdleSource: LiveFrameSource {
     func inputTimeNow() -> Double? { frames.first?.t }
 }
 
-@Suite struct WatchLiveStopTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchLiveStopTests {
     /// Ctrl-C during `run --watch --device` ends input as without --watch: what is scheduled settles.
     @Test func stoppingAWatchedLiveRunSettlesScheduledWork() throws {
         let folder = makeTemporaryFolder("watchstop")

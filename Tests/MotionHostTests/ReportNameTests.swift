@@ -8,7 +8,7 @@ import Glibc
 /// Scenario names come from file names, which may hold any byte but `/` and NUL: the batch
 /// reports printed ESC, BEL and CR raw (a name could drive the terminal) and a newline in a name
 /// forged a report line of its own (`ok forged` for a failing scenario).
-@Suite struct ReportNameTests {
+@Suite(.timeLimit(.minutes(5))) struct ReportNameTests {
     @Test func controlCharactersInNamesAreShownEscapedInTheTextReport() throws {
         let folder = makeTemporaryFolder("names")
         writeScenario("bad\nok      forged", script: "motion.emit('n', 2)\n", expected: #"{"t":0,"name":"n","value":1}"# + "\n", in: folder)

@@ -54,7 +54,7 @@ private func census(_ svg: String) throws -> SVGCensus {
     return census
 }
 
-@Suite struct RunPlotTests {
+@Suite(.timeLimit(.minutes(5))) struct RunPlotTests {
     /// The starter (`init`): a tap at (300,300), then a drag from (100,100) that begins past 5 units.
     private func starterTrace() throws -> RunTrace {
         let folder = makeTemporaryFolder("plot")
@@ -158,7 +158,7 @@ private func census(_ svg: String) throws -> SVGCensus {
     }
 }
 
-@Suite struct PlotCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct PlotCommandTests {
     @Test func plotWritesTheSVGAndLeavesStdoutEmpty() throws {
         let folder = makeTemporaryFolder("plot")
         _ = try Starter.write(into: folder.path)
@@ -237,7 +237,7 @@ private func census(_ svg: String) throws -> SVGCensus {
 
 /// Plots of any input: extreme and non-finite values never trap, long runs give bounded
 /// pictures.
-@Suite struct PlotRobustnessTests {
+@Suite(.timeLimit(.minutes(5))) struct PlotRobustnessTests {
     /// Every number in the SVG's attributes, parsed.
     private func attributeNumbers(_ c: SVGCensus) -> [Double] {
         c.attributesByClass.values.flatMap { $0 }.flatMap { attributes in
@@ -355,7 +355,7 @@ private func census(_ svg: String) throws -> SVGCensus {
 }
 
 /// Plots people can read: names, labels that never overlap, a window, colours that mean one thing.
-@Suite struct ReadablePlotTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadablePlotTests {
     @Test func recognizersAreNamedAfterTheVariablesTheyWereAssignedTo() throws {
         let folder = makeTemporaryFolder("plot")
         let script = writeFile("""

@@ -3,7 +3,7 @@ import Testing
 
 /// `test` runs scenarios sandboxed unless `--trusted`; `run --sandbox` opts in; `--memory` out of
 /// range is bad usage.
-@Suite struct SandboxCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SandboxCommandTests {
     private func motionscript(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
         try runMotionscript(arguments)
     }

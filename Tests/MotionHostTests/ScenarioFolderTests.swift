@@ -5,7 +5,7 @@ import Testing
 /// `require` root are that folder, so `test DIR` and `cd DIR && test .` agree. It may name the
 /// script it runs in a sidecar `NAME.script` (`../my-config.lua`): the real configuration is
 /// tested, not a copy of it.
-@Suite struct ScenarioFolderTests {
+@Suite(.timeLimit(.minutes(5))) struct ScenarioFolderTests {
     private let down = #"{"t":0,"id":1,"phase":"down","x":1,"y":2}"# + "\n"
 
     @Test func testDIRAndCdDIRAgree() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct ScriptArgumentsTests {
+@Suite(.timeLimit(.minutes(5))) struct ScriptArgumentsTests {
     @Test func argumentsAfterTheTerminatorReachTheScriptAsLuaGivesThem() throws {
         let folder = makeTemporaryFolder("args")
         let script = writeFile("""

@@ -4,7 +4,7 @@ import Testing
 /// Mistakes that ran with exit 0, no output and no hint: a stream never subscribed, a duration
 /// meant in milliseconds, an event file with `t` in milliseconds. Each now says so on stderr
 /// (stdout stays JSON Lines), and the run goes on as before.
-@Suite struct SilentMistakeTests {
+@Suite(.timeLimit(.minutes(5))) struct SilentMistakeTests {
     private let tap = #"{"t":0,"id":1,"phase":"down","x":0,"y":0}"# + "\n" + #"{"t":0.05,"id":1,"phase":"up","x":0,"y":0}"# + "\n"
 
     @Test func streamsBuiltAndNeverSubscribedGetANoteNamingTheirLines() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The script and the event file swapped: Lua reported a syntax error at the event file's
 /// first `{` and the reader a malformed line in the script. A usage error says what happened.
-@Suite struct SwappedArgumentsTests {
+@Suite(.timeLimit(.minutes(5))) struct SwappedArgumentsTests {
     @Test func eventsGivenAScriptAndAScriptThatIsAnEventFileGetAHint() throws {
         let folder = makeTemporaryFolder("swap")
         writeFile("motion.emit('a', 1)\n", "drag.lua", in: folder)
@@ -15,7 +15,9 @@ import Testing
         let scriptIsEvents = try runMotionscript(["run", "renamed.txt"], in: folder)
         #expect(scriptIsEvents.status == 2)
         #expect(scriptIsEvents.stderr.hasPrefix("error: renamed.txt looks like an event file (JSON Lines), not a Lua script: the script comes first (motionscript run SCRIPT.lua --events renamed.txt)\n"), "\(scriptIsEvents.stderr)")
-        let evemu = try runMotionscript(["run", "/work/shared/recordings/3m.evemu"], in: folder)
+        // An evemu recording given as the script: a header of our own, so no fixture is needed.
+        writeFile("# EVEMU 1.3\nN: pad\nI: 0018 06cb cd48 0100\n", "pad.evemu", in: folder)
+        let evemu = try runMotionscript(["run", "pad.evemu"], in: folder)
         #expect(evemu.status == 2)
         #expect(evemu.stderr.contains("looks like an event file (an evemu recording)"), "\(evemu.stderr)")
         // The right order still runs.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// The time limit cannot be caught from Lua (README, reliability table): a script that wraps its
+/// The time limit cannot be caught from Lua (docs/reliability.md): a script that wraps its
 /// work in pcall (or coroutines) is stopped at its limit and the run fails, where it used to
 /// swallow each timeout, finish its loop and pass.
-@Suite struct TimeLimitRunTests {
+@Suite(.timeLimit(.minutes(5))) struct TimeLimitRunTests {
     /// 40 pieces of 50 ms of CPU each, every one under pcall: 2 s of work past a limit of 0.3 s.
     static let swallowing = """
         for i = 1, 40 do

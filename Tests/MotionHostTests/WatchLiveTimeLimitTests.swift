@@ -30,7 +30,7 @@ private final class RestingSource: LiveFrameSource {
 /// for input (before, it bounded each step of the loop, its wait included: a user resting
 /// longer than the limit stopped the script at the next touch — and the watchdog ended the
 /// process 2 s later with "blocked outside Lua").
-@Suite struct WatchLiveTimeLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchLiveTimeLimitTests {
     @Test func restingLongerThanTheTimeLimitStopsNothing() throws {
         let folder = makeTemporaryFolder("watch-limit")
         // Each frame's callback runs long enough for the time limit's hook to look (a loop of

@@ -3,7 +3,7 @@ import Testing
 
 /// `--watch` replays the events on every reload, which a pipe cannot give twice: it is refused
 /// up front instead of replaying nothing after the first reload.
-@Suite struct WatchPipeTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchPipeTests {
     @Test func watchWithEventsFromAPipeIsAUsageError() throws {
         let folder = makeTemporaryFolder("watch-pipe")
         writeFile("motion.pointers():emit('p')\n", "p.lua", in: folder)

@@ -4,7 +4,7 @@ import MotionHost
 import MotionLua
 
 /// The watcher and the `run --watch` session, against real files and inotify.
-@Suite struct FileWatcherTests {
+@Suite(.timeLimit(.minutes(5))) struct FileWatcherTests {
     @Test func renameOverTheFileInPlaceWriteAndBurstsAreOneChangeEach() throws {
         let folder = makeTemporaryFolder("watch")
         let script = writeFile("-- 1\n", "a.lua", in: folder)
@@ -40,7 +40,7 @@ import MotionLua
 
 /// The script's folder deleted and made again (a branch switch, a `git stash`, a build step that
 /// regenerates it): the watcher picks the new folder up, through relative and absolute paths.
-@Suite struct WatchedFolderRecreatedTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchedFolderRecreatedTests {
     /// `plain`: the path as given; otherwise with `.` and `..` in it (still one folder).
     @Test(arguments: [true, false])
     func aDeletedAndRecreatedFolderIsWatchedAgain(plain: Bool) throws {
@@ -67,7 +67,7 @@ import MotionLua
     }
 }
 
-@Suite struct WatchSessionTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchSessionTests {
     /// Runs a session on its own thread; `edits` run one by one, each when the session is
     /// waiting for a change. Returns the output and the diagnostics.
     func runSession(script: String, events: String?, edits: [() -> Void]) throws -> (lines: [String], diagnostics: [String]) {

@@ -7,7 +7,7 @@ import Glibc
 /// The daemon's watchdog stops a plugin's call with a real-time signal (SIGRTMIN+4, handled on the
 /// daemon's thread, docs/daemon.md "Limits"). A command a plugin launches must not inherit it
 /// blocked (a mask is inherited across exec), ignored or caught.
-@Suite struct WatchdogSignalChildTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchdogSignalChildTests {
     @Test func aCommandAPluginLaunchesHasTheWatchdogsSignalAsUsual() throws {
         let folder = makeTemporaryFolder("rtsig")
         let plugins = folder.appendingPathComponent("plugins")

@@ -7,7 +7,7 @@ import Testing
 /// The watchdog works per stretch of one Lua state: at the limit it stops that state (its hook
 /// raises once Lua code runs), and ends the process only when the stretch is still blocked in C
 /// a grace period later. Its thread ends with it.
-@Suite struct WatchdogStateTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchdogStateTests {
     @Test func aWatchdogsThreadEndsWithIt() throws {
         // The watchdogs' own threads, by id: counting the process's threads raced the other
         // suites, which start and end threads of their own meanwhile (under load, more than

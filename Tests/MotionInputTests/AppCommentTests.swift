@@ -8,7 +8,7 @@ import Glibc
 @testable import MotionInput
 
 /// docs/desktop.md, "Per-application gestures": evemu recordings carry focus changes as comments.
-@Suite struct AppCommentTests {
+@Suite(.timeLimit(.minutes(5))) struct AppCommentTests {
     @Test func aRecordingWithAProviderReplaysItsFocusChangesBetweenTheSameEvents() throws {
         let dir = TempDir()
         var fds: [Int32] = [0, 0]

@@ -9,7 +9,7 @@ private func file(_ text: String) -> String {
     return url.path
 }
 
-/// README, "Per-application gestures": app lines in JSON Lines event files.
+/// docs/desktop.md, "Per-application gestures": app lines in JSON Lines event files.
 @Suite struct AppLineTests {
     @Test func appLinesAreFramesOfTheirOwnInTimeOrder() throws {
         let frames = try JSONLinesReader(path: file("""

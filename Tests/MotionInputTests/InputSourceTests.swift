@@ -24,16 +24,6 @@ private func pipePath(_ bytes: [UInt8]) -> (path: String, close: () -> Void) {
     return ("/proc/self/fd/\(r)", { close(r) })
 }
 
-/// Runs `body` on another thread; false when it did not finish within `seconds` (a hang guard).
-private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        body()
-        done.signal()
-    }
-    return done.wait(timeout: .now() + seconds) == .success
-}
-
 /// Shares a value with another thread; each test orders the accesses (semaphores, locks, joins).
 final class Box<T>: @unchecked Sendable {
     var value: T
@@ -41,7 +31,7 @@ final class Box<T>: @unchecked Sendable {
 }
 
 /// The right format whatever the source: pipes and FIFOs are read once, from their start.
-@Suite struct InputSourceTests {
+@Suite(.timeLimit(.minutes(5))) struct InputSourceTests {
     @Test func jsonLinesThroughAPipeKeepAllLines() throws {
         var text = "{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":0,\"y\":0}\n"
         for i in 1..<199_999 { text += "{\"t\":\(i),\"id\":1,\"phase\":\"move\",\"x\":\(i),\"y\":0}\n" }
@@ -135,7 +125,7 @@ final class Box<T>: @unchecked Sendable {
 }
 
 /// JSON Lines as other tools write it: a byte order mark, nested extra fields, any escape.
-@Suite struct JSONLinesVariantsTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONLinesVariantsTests {
     private let tap = "{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}\n{\"t\":1,\"id\":1,\"phase\":\"up\",\"x\":1,\"y\":2}\n"
     private let frames = [Frame(t: 0, events: [p(0, 1, .down, 1, 2)]), Frame(t: 1, events: [p(1, 1, .up, 1, 2)])]
 
@@ -180,7 +170,7 @@ final class Box<T>: @unchecked Sendable {
 }
 
 /// libinput recordings that are not what `libinput record` writes are errors with file:line.
-@Suite struct LibinputStructureTests {
+@Suite(.timeLimit(.minutes(5))) struct LibinputStructureTests {
     private func recording(_ events: String) -> String {
         """
         # libinput record

@@ -23,7 +23,7 @@ private func lines(_ text: String, chunkSize: Int) throws -> [String] {
 
 /// Lines are slices of the read buffer; only a line that straddles a chunk moves. These cases put
 /// each boundary of that buffer at every place a line can have one.
-@Suite struct LineReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct LineReaderTests {
     @Test func lineEndingExactlyAtTheChunkEnd() throws {
         // 7 bytes and the newline fill the 8-byte chunk exactly.
         #expect(try lines("abcdefg\nhij\n", chunkSize: 8) == ["abcdefg", "hij"])

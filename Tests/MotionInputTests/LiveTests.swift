@@ -39,7 +39,9 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
     close(fd)
 }
 
-@Suite(.serialized) struct LiveTests {
+/// Each wait for input is bounded where a regression would make it wait for ever (a frame held
+/// back until more input came): such a wait returns `.timeout` after 30 s and the test fails.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct LiveTests {
     @Test func fifoWithAWriterPausingMidRecord() throws {
         let dir = TempDir()
         let fifo = dir.path("events.fifo")
@@ -81,11 +83,11 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
             sharedDevice.value.stop()
         }
         writer.start()
-        #expect(try device.nextFrame(timeout: nil) == .frame(pinchFrames[0]))
+        #expect(try device.nextFrame(timeout: 30) == .frame(pinchFrames[0]))
         firstFrameRead.signal()
         // Stopped with two fingers down: they are cancelled, then input ends.
-        #expect(try device.nextFrame(timeout: nil) == .frame(Frame(t: 0, events: [p(0, 1, .cancel, 400, 500), p(0, 2, .cancel, 600, 500)])))
-        #expect(try device.nextFrame(timeout: nil) == .end("stopped"))
+        #expect(try device.nextFrame(timeout: 30) == .frame(Frame(t: 0, events: [p(0, 1, .cancel, 400, 500), p(0, 2, .cancel, 600, 500)])))
+        #expect(try device.nextFrame(timeout: 30) == .end("stopped"))
         #expect(try device.nextFrame() == nil)
         device.close()
         close(fds[1])
@@ -97,7 +99,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
         let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
         var byte: UInt8 = 1
         #expect(write(reader.stopFileDescriptor, &byte, 1) == 1)  // what a signal handler does
-        #expect(try reader.next(timeout: nil) == .end("stopped"))
+        #expect(try reader.next(timeout: 30) == .end("stopped"))
         reader.close()
         close(fds[1])
     }
@@ -108,7 +110,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
         let device = LiveDevice(reader: try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true))
         #expect(try device.nextFrame(timeout: 0) == .timeout)
         close(fds[1])
-        #expect(try device.nextFrame(timeout: nil) == .end("end of input"))
+        #expect(try device.nextFrame(timeout: 30) == .end("end of input"))
         device.close()
     }
 
@@ -157,7 +159,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
     }
 }
 
-@Suite struct PinchEquivalenceTests {
+@Suite(.timeLimit(.minutes(5))) struct PinchEquivalenceTests {
     /// The same two-finger pinch as protocol B records and as JSON Lines gives the same pointer
     /// events, so every recognizer (and the scale, 400/200 = 2) agrees between the formats.
     @Test func protocolBAndJSONLinesAgree() throws {
@@ -176,7 +178,7 @@ func writeInPieces(_ fd: Int32, _ bytes: [UInt8], chunks: [Int], pause: useconds
     }
 }
 
-@Suite struct SignalTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalTests {
     @Test func surfaceOption() {
         #expect(EventFileOptions.parseSurface("1920x1080") == Surface(width: 1920, height: 1080))
         #expect(EventFileOptions.parseSurface("1920X1080") == Surface(width: 1920, height: 1080))

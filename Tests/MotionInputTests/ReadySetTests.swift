@@ -9,7 +9,7 @@ import Glibc
 /// The input hub's wait on the kernel's ready list keeps what `ppoll` did: ready entries in the
 /// order given, regular files always ready, a closed descriptor named when the wait is set up,
 /// and a wait with nothing ready ends at its timeout.
-@Suite struct ReadySetTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadySetTests {
     private func pipe() -> [Int32] {
         var fds: [Int32] = [-1, -1]
         #expect(pipeClosingOnExec(&fds) == 0)

@@ -4,16 +4,18 @@ import MotionGestures
 
 /// The four real recordings (evemu project test data): they decode without error, and the counts
 /// pinned here were checked against the files (tracking-id events, SYN_REPORTs, first contacts).
-@Suite struct RecordingsTests {
-    private func read(_ name: String) throws -> (frames: [Frame], source: EvdevFileSource)? {
-        guard let dir = recordingsDir else { return nil }
+/// Skipped, and said so, where the recordings are not beside the repository.
+@Suite(.enabled(if: recordingsDir != nil, "needs the evemu recordings in ../shared/recordings"))
+struct RecordingsTests {
+    private func read(_ name: String) throws -> (frames: [Frame], source: EvdevFileSource) {
+        let dir = try #require(recordingsDir)
         let source = try openEventFile(path: "\(dir)/\(name).evemu")
         let evemu = try #require(source as? EvemuReader)
         return (try evemu.readAll(), evemu)
     }
 
     @Test func threeM() throws {
-        guard let (frames, source) = try read("3m") else { return }
+        let (frames, source) = try read("3m")
         #expect(source.device.name == "3M-3M-MicroTouch-USB-controller Virtual Device")
         #expect(source.device.absinfo[ABS.MT_SLOT]?.maximum == 59)
         #expect(source.device.absinfo[ABS.MT_POSITION_X]?.resolution == 0)  // evemu 1.1: no resolution
@@ -29,7 +31,7 @@ import MotionGestures
     }
 
     @Test func wetab() throws {
-        guard let (frames, _) = try read("wetab") else { return }
+        let (frames, _) = try read("wetab")
         // 42 SYN_REPORTs, each changing a pointer; 11 taps/drags, all lifted.
         #expect(frames.count == 42)
         #expect(phaseCounts(frames) == [.down: 11, .up: 11, .move: 20])
@@ -40,7 +42,7 @@ import MotionGestures
     }
 
     @Test func ntrigProtocolA() throws {
-        guard let (frames, _) = try read("ntrig-dell-xt2") else { return }
+        let (frames, _) = try read("ntrig-dell-xt2")
         #expect(frames.count == 8)
         #expect(phaseCounts(frames) == [.down: 4, .up: 4, .move: 18])
         // Three contacts in the first frame, matched to the next frame's by proximity.
@@ -52,7 +54,7 @@ import MotionGestures
     }
 
     @Test func bcm5974ProtocolA() throws {
-        guard let (frames, source) = try read("bcm5974") else { return }
+        let (frames, source) = try read("bcm5974")
         #expect(source.device.absinfo[ABS.MT_POSITION_X] == AbsInfo(minimum: -4824, maximum: 5342))
         #expect(frames.count == 633)
         // Five touch sessions (BTN_TOUCH 1 ... 0) of 1, 2, 3, 4 and 4 fingers: 14 pointers, all lifted
@@ -66,7 +68,7 @@ import MotionGestures
     /// pointers: a session ends when BTN_TOUCH goes to 0, and the size-0 contacts the pad sends as a
     /// finger leaves are not touches.
     @Test func bcm5974TouchSessionsAreSeparatePointers() throws {
-        guard let (frames, _) = try read("bcm5974") else { return }
+        let (frames, _) = try read("bcm5974")
         // Split into periods during which some pointer is down.
         var sessions: [(start: Double, end: Double, ids: Set<Int>, peak: Int)] = []
         var down: Set<Int> = []
@@ -97,7 +99,7 @@ import MotionGestures
     }
 
     @Test func surfaceMappingOnRealRecording() throws {
-        guard let dir = recordingsDir else { return }
+        let dir = try #require(recordingsDir)
         let source = try openEventFile(path: "\(dir)/wetab.evemu", options: EventFileOptions(surface: (32760, 1000)))
         let first = try #require(try source.nextFrame())
         // x range 0...32760 onto 32760 units is the identity; y 27360 of 32760 onto 1000.

@@ -4,7 +4,7 @@ import MotionLua
 import Testing
 
 /// Issue 19 item 7: a script that starts a spring per touch stays flat. A spring or tween that
-/// came to rest ends its subscription (README: a finished animation's subscription ends).
+/// came to rest ends its subscription (docs/reference.md, "The Lua API": a finished animation's subscription ends).
 @Suite struct AnimationEndTests {
     /// One tap a second for `touches` seconds; each lift starts a spring (in a callback) that
     /// rests well within the second.
@@ -38,7 +38,7 @@ import Testing
         #expect(runtime.subscriptionCount == 1)
         // What is left is garbage the collector has not reached yet (the streams' map functions),
         // not a count that grows with the touches: 300 touches more change nothing. A minor
-        // collection comes every 40% of heap growth (README), so some 30 may wait for the next
+        // collection comes every 40% of heap growth (docs/performance.md), so some 30 may wait for the next
         // (26 here; under 20 when it came every 20%).
         let callbacks = runtime.liveCallbacks
         #expect(callbacks < 40)

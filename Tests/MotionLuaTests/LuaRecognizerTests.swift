@@ -164,7 +164,7 @@ private func pairFrames(to: (Double, Double)) -> [Frame] {
     @Test(arguments: [
         ("motion.rotation{threshold = -1}", "motion.rotation: option 'threshold' must be >= 0, got -1"),
         ("motion.rotation{threshold = 'x'}", "motion.rotation: option 'threshold' must be a number, got string"),
-        ("motion.rotation{minPointers = 2}", "motion.rotation: unknown option 'minPointers' (known: element, threshold, enabled, fingers, requireToFail, devices, apps)"),
+        ("motion.rotation{minPointers = 2}", "motion.rotation: unknown option 'minPointers' (known: element, threshold, enabled, fingers, requireToFail, devices, apps, consume)"),
         ("motion.rotation{element = 1}", "motion.rotation: option 'element' must be an element"),
         ("motion.rotation{enabled = 'yes'}", "motion.rotation: option 'enabled' must be a boolean, got string"),
         ("motion.rotation(5)", "bad argument #1 to 'motion.rotation' (table of options expected, got number)"),

@@ -6,10 +6,10 @@ import MotionStreams
 @testable import MotionLua
 import Testing
 
-/// Interruption and time limits are per Lua state (README, "Time limits and interruption"):
+/// Interruption and time limits are per Lua state (docs/reference.md, "Errors and exit codes"):
 /// the host can stop one state — its time limit, or `interrupt(reason:)` — and every other
 /// state on the same thread runs on; a signal still stops them all.
-@Suite struct PerStateStopTests {
+@Suite(.timeLimit(.minutes(5))) struct PerStateStopTests {
     /// Two scripts, loaded on this thread; `a` is stopped, `b` must not notice.
     private func two() throws -> (a: LuaRuntime, b: LuaRuntime, bOutput: TestOutput) {
         let (a, _) = try loadedRuntime("motion.pointers():subscribe(function() while true do end end)")

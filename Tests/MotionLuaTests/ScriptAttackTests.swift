@@ -170,7 +170,7 @@ import MotionGestures
 }
 
 /// With `debug` (trusted scripts) the registry can get a metatable whose `__index` raises: the
-/// bindings look nothing up by name there, so nothing raises inside Swift (README, "The Lua seam").
+/// bindings look nothing up by name there, so nothing raises inside Swift (docs/reliability.md, "The Lua seam").
 @Suite struct RegistryMetatableTests {
     @Test func aRaisingRegistryMetatableDoesNotReachTheBindings() throws {
         let (runtime, output) = try loadedRuntime("""

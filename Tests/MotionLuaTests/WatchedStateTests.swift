@@ -8,7 +8,7 @@ import Testing
 /// A state a watchdog watches (`LuaRuntime.isWatched`) runs with no hook while within its limit
 /// (Lua 5.4 traps every instruction while any hook is set), and the watchdog's `expire` stops it
 /// through a signal to the thread running it; a state nobody watches keeps the count hook.
-@Suite struct WatchedStateTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchedStateTests {
     /// What `debug.gethook()` says inside a callback run under a far time limit.
     private func hookSeenInACall(watched: Bool) throws -> [String] {
         let (runtime, output) = try loadedRuntime("""

@@ -1,4 +1,4 @@
-"""The README's pipe example on a real device: `cat /dev/input/eventN | motionscript run ... --device
+"""docs/reference.md's pipe example on a real device: `cat /dev/input/eventN | motionscript run ... --device
 /dev/stdin --axes ... --surface ...` maps the raw bytes onto the surface, and ends when the device
 goes away (cat ends). Also `--device touchscreen` with no touchscreen yet waits for one."""
 import os

@@ -40,6 +40,7 @@ motion.pointers():filter(function(p) return p.phase == "down" end):subscribe(fun
   n = n + 1
   if n == %d then motion.keyDown("alt") end
   if n == %d then motion.keyUp("alt") end
+  motion.emit("taps", n)
 end)
 """
 
@@ -55,15 +56,22 @@ touch = livecheck.Touchscreen(name="motionscript-check daemon holds")
 DAEMON_ARGS = ["daemon", folder, "--device", touch.path]
 ms = livecheck.Motionscript(*DAEMON_ARGS)
 ms.wait_open(touch.path)
+# Both plugins loaded before the first tap (the device may open before they do).
+for plugin in ("a", "b"):
+    expect(ms.wait_lines(lambda l, p=plugin: l.get("plugin") == p and l.get("status") == "loaded", 60),
+           f"plugin {plugin} did not load: {ms.err()}")
 
 
 def tap(i):
+    """One tap; returns once both plugins have handled it (their `taps` lines say so), however
+    slow the machine: the checks below never depend on a sleep's length."""
     touch.touch(0, 100 + i, 500, 500)
     touch.syn()
-    time.sleep(0.05)
     touch.lift(0)
     touch.syn()
-    time.sleep(0.2)
+    for plugin in ("a", "b"):
+        expect(ms.wait_lines(lambda l, p=plugin: l.get("plugin") == p and l.get("name") == "taps" and l.get("value") == i, 60),
+               f"plugin {plugin} did not see tap {i}: {ms.lines} {ms.err()}")
 
 
 virtual = livecheck.find_device()  # the daemon opens it at start-up
@@ -73,6 +81,8 @@ tap(1)
 tap(2)
 expect(e.KEY_LEFTALT in livecheck.keys_down(virtual), f"alt is not down with two holders: {alt}")
 tap(3)
+# A release that should not happen would be read back within this grace (a negative check: a
+# slow machine can only make it pass wrongly, never fail wrongly).
 time.sleep(0.3)
 expect(alt == [1], f"alt events after plugin a released it: {alt} (expected only the press)")
 expect(e.KEY_LEFTALT in livecheck.keys_down(virtual), "alt went up at plugin a's release, under plugin b's hold")

@@ -8,8 +8,8 @@ import MotionStreams
 /// Gesture values name the app they began under by `serial` (a plain integer keeps the value a
 /// trivially copied struct); `app(serial:)` resolves the recent ones.
 public final class AppFocus {
-    /// Whether anything reports the focus (a provider, an app line, `--app`). Until then
-    /// `apps =` cannot be decided and such recognizers do not begin.
+    /// Whether anything reports the focus (a provider, an app line, `--app`). Until then only
+    /// an `apps =` of exclusions alone (`"!kitty"`) admits a gesture (see `admits`).
     public private(set) var isKnown = false
     /// The focused application; nil when unknown or when no window has the focus.
     public private(set) var current: AppInfo?
@@ -17,7 +17,8 @@ public final class AppFocus {
     public private(set) var serial = 0
     /// `--app NAME`: the app is fixed for the run and later changes are ignored.
     public private(set) var isFixed = false
-    /// Called once, the first time a recognizer's `apps =` could not be decided.
+    /// Called once, the first time a recognizer's `apps =` was decided while the focus was
+    /// unknown (whatever the decision).
     public var onUndecidable: (() -> Void)?
     private var warned = false
 
@@ -60,15 +61,18 @@ public final class AppFocus {
         return recent[slot].app
     }
 
-    /// Whether a gesture under `filter` may begin now; false (and a warning, once) when the
-    /// focus is unknown.
+    /// Whether a gesture under `filter` may begin now. While the focus is unknown (no
+    /// provider, no app line, no `--app`: a GNOME session, a replay of an old recording), a
+    /// filter of exclusions alone admits it, as it admits every application it does not name,
+    /// and one naming applications does not, since none of them is known to have the focus
+    /// (docs/desktop.md, "Unknown focus"); `onUndecidable` is told, once.
     public func admits(_ filter: AppFilter) -> Bool {
         guard isKnown else {
             if !warned {
                 warned = true
                 onUndecidable?()
             }
-            return false
+            return filter.included.isEmpty
         }
         return filter.admits(current)
     }

@@ -81,6 +81,15 @@ open class GestureRecognizer {
     /// Pointers of a gesture that cannot happen any more (extra fingers, a required recognizer
     /// that won) are ignored until every one of them lifted.
     public final internal(set) var isIgnoringUntilLift = false
+    /// `consume = true`: under `--proxy` a touch this recognizer begins on never reaches the
+    /// desktop's clone of the device, and one it can still match is withheld (`consumeClaim`).
+    public var consumes = false
+    /// The device of the touch the recognizer follows (its first pointer's; nil for event files
+    /// that name no device): which device's arbiter `consumeClaim` speaks to.
+    public private(set) var touchDevice: PointerDevice?
+    /// Set when a consuming recognizer began or recognized (what its listeners see, so not while
+    /// held for a failure requirement); read and cleared by the proxy (`takeConsumeBegan`).
+    public private(set) var consumeBegan = false
     /// Recognizers this one waits to fail (`require(toFail:)`), with their listener ids.
     var failureRequirements: [(recognizer: GestureRecognizer, listener: Int)] = []
     /// Values held back while waiting for a failure requirement (began/changed/ended, or recognized).
@@ -393,6 +402,7 @@ open class GestureRecognizer {
                     appRejected.append(event.id)
                     continue
                 }
+                if pointers.isEmpty { touchDevice = event.device }
                 pointers.append(TrackedPointer(id: event.id, downPosition: event.point, downTime: t,
                                                start: event.point, position: event.point,
                                                existedBefore: false))
@@ -448,6 +458,43 @@ open class GestureRecognizer {
         isIgnoringUntilLift = !pointers.isEmpty
     }
 
+    // MARK: Consuming (`consume = true`, the proxy)
+
+    /// What this recognizer says of the touch on `device` now (`ConsumeClaim`); `.none` unless it
+    /// consumes. Asked after each frame and time step, so it reads no more than a few fields.
+    public func consumeClaim(on device: PointerDevice?) -> ConsumeClaim {
+        guard consumes else { return .none }
+        if consumeBegan { return touchDevice === device ? .began : .none }
+        return touchDevice === device ? claimOfTouch : .none
+    }
+
+    /// The claim on the touch this recognizer follows (its device already matched): subclasses
+    /// that wait between touches (a multi-tap) say so here.
+    open var claimOfTouch: ConsumeClaim {
+        guard !pointers.isEmpty, !isIgnoringUntilLift, isEnabled else { return .none }
+        if !heldForRequirement.isEmpty { return .matching }
+        if state.isActive { return .began }
+        guard state == .possible else { return .none }
+        let count = pointers.count
+        if let fingers { return count < fingers ? .couldBecome : .matching }
+        return count < minimumFingers ? .couldBecome : .matching
+    }
+
+    /// Reads and clears `consumeBegan` (the proxy, once it took the touch).
+    public func takeConsumeBegan() -> Bool {
+        defer { consumeBegan = false }
+        return consumeBegan
+    }
+
+    /// Another consumer took this touch first (the proxy's arbitration, as `requireToFail`): the
+    /// gesture fails, or is cancelled if it was active, and its pointers are ignored until they lift.
+    public func yieldTouch(to winner: GestureRecognizer, at t: Double) {
+        consumeBegan = false
+        guard isInProgress || state.isActive else { return }
+        value.t = max(value.t, t)
+        abandon(because: observer == nil ? nil : RecognizerReason(.rivalBegan, rival: winner, detail: "consumed"))
+    }
+
     /// Computes the new value and state after the frame's pointer changes were applied.
     open func process(t: Double) {}
 
@@ -472,7 +519,8 @@ open class GestureRecognizer {
     /// `apps = "firefox"` (or a list, `!` excluding): gestures begin only while a matching
     /// application has the focus, decided when the gesture's first pointer goes down and kept
     /// for the whole gesture (a focus change under a swipe does not cancel it). While the focus
-    /// is unknown (no provider) such a recognizer does not begin. Nil: any application.
+    /// is unknown (no provider) only exclusions alone (`"!kitty"`) begin (`AppFocus.admits`).
+    /// Nil: any application.
     public var apps: AppFilter?
     /// The focused application (the dispatcher's, set by `PointerDispatcher.add`).
     public internal(set) var focus: AppFocus?
@@ -568,6 +616,7 @@ open class GestureRecognizer {
             }
         }
         if observer != nil, let event = RecognizerChange.Event(state) { tell(event, pendingReason, at: value.t) }
+        if consumes, state == .began || state == .recognized { consumeBegan = true }
         if let only = listeners.only {
             only.call(value)
         } else {
@@ -608,6 +657,7 @@ open class GestureRecognizer {
             if observer != nil, let event = RecognizerChange.Event(pending.state) {
                 tell(event, RecognizerReason(.rivalFailed, rival: rival, detail: rival == nil ? "stopped" : "failed"), at: pending.t)
             }
+            if consumes, pending.state == .began || pending.state == .recognized { consumeBegan = true }
             listeners.forEach { $0.call(pending) }
         }
     }

@@ -63,6 +63,22 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         isIgnoringUntilLift || state == .possible && (startTime != nil || !hasRequiredFingers)
     }
 
+    /// A swipe decides at its first lift, but a consumer need not hold the touch that long once
+    /// it cannot go its way: started outside its `from` zone, or gone a quarter of `minDistance`
+    /// another way than `direction` (a 2-finger scroll under a 2-finger horizontal swipe is
+    /// passed after those few millimetres). It may still be recognized at the lift: the touch
+    /// is then consumed from there on.
+    public override var claimOfTouch: ConsumeClaim {
+        let claim = super.claimOfTouch
+        guard claim == .matching, startTime != nil else { return claim }
+        if let zone, !zone.contains(startPoint, bounds: element) { return .none }
+        if let direction {
+            let moved = value.translation
+            if moved.length >= minDistance / 4, SwipeDirection.of(moved, diagonals: diagonals) != direction { return .none }
+        }
+        return claim
+    }
+
     public override func didReset() {
         startTime = nil
         value.translation = .zero

@@ -108,6 +108,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
         waiting == nil && (ignoringUntilLift || isIgnoringUntilLift && tapStart == nil && tapsCounted == 0)
     }
 
+    /// A multi-tap between its taps (or held for its rival) can still take the touches so far.
+    public override var claimOfTouch: ConsumeClaim {
+        if ignoringUntilLift { return .none }
+        if waiting != nil || pointers.isEmpty && tapsCounted > 0 { return .matching }
+        return super.claimOfTouch
+    }
+
     public override var isInProgress: Bool {
         (!pointers.isEmpty && !ignoringUntilLift) || tapsCounted > 0 || waiting != nil
     }

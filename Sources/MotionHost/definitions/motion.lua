@@ -82,7 +82,8 @@ function Recognizer:on(state, fn) end
 ---@field requireToFail? motion.Recognizer|motion.Recognizer[] Wait for these to fail first.
 ---@field fingers? integer Exactly this many pointers (without it: any number; 2 or more for swipe and hold).
 ---@field devices? string|string[] Only pointers from these input devices (selectors as for --device).
----@field apps? string|string[] Only while these applications have the focus (app_id or X11 class, any case; "!name" excludes), decided when the gesture begins.
+---@field apps? string|string[] Only while these applications have the focus (app_id or X11 class, any case; "!name" excludes: exclusions alone also admit an unknown focus), decided when the gesture begins.
+---@field consume? boolean Under --proxy, a touch this recognizes never reaches the desktop (default false; docs/desktop.md).
 
 ---@class motion.TranslationOptions: motion.RecognizerOptions
 ---@field threshold? number Units the centroid must move (strictly more) to begin (default 5; millimetres on a pad that reports its resolution).
@@ -159,7 +160,7 @@ function motion.hold(options) end
 ---@field kind "translation"|"rotation"|"scale"|"tap"|"swipe"|"hold"
 ---@field t number Input time of the frame that produced it, seconds.
 ---@field taps integer Taps counted (tap gestures).
----@field app? motion.App The focused application when the gesture began (nil: unknown).
+---@field app? motion.App The focused application when the gesture began (nil: no window focused, or the focus unknown).
 local Gesture = {}
 
 ---A swipe's gesture value (kind "swipe"): decided once, at the first lift.
@@ -305,7 +306,7 @@ function motion.mouse.button(name, action) end
 
 -- The focused application ---------------------------------------------------------------------
 
----The focused application, as the desktop (sway/i3, Hyprland, X11), an app line of the events or --app tells it.
+---The focused application, as the desktop (sway/i3, Hyprland, wlroots, X11), an app line of the events or --app tells it.
 ---@class motion.App
 ---@field id string The Wayland app_id, or the X11 class.
 ---@field class? string The X11 WM_CLASS class.

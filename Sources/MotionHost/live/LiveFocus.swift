@@ -11,21 +11,25 @@ public final class LiveFocus {
     public let tracker: FocusTracker
     private let loop: EventLoop
     private let deliver: (AppInfo?) throws -> Void
-    private var watched: (fd: Int32, registration: EventLoop.Registration)?
+    private var watched: (fd: Int32, writing: Bool, registration: EventLoop.Registration)?
     /// The reconnection's due time, a timer of the loop.
     private var due: EventLoop.Registration?
 
     /// The tracker for `--app-provider` (nil: from the environment), or nil when there is
     /// none; a provider that cannot be used is a warning.
     public static func tracker(provider: String?, diagnostics: @escaping (String) -> Void) -> FocusTracker? {
-        switch FocusProviderChoice.source(forced: provider, environment: ProcessInfo.processInfo.environment) {
-        case .success(let source?):
-            return FocusTracker(source: source, diagnostics: diagnostics)
-        case .success(nil):
-            return nil
+        choice(provider: provider, diagnostics: diagnostics).source.map { FocusTracker(source: $0, diagnostics: diagnostics) }
+    }
+
+    /// The provider for `--app-provider` (nil: from the environment) and why; one that cannot
+    /// be used (its variables are missing, it is not built) is a warning, and no provider.
+    public static func choice(provider: String?, diagnostics: (String) -> Void) -> FocusChoice {
+        switch FocusProviderChoice.choose(forced: provider, environment: ProcessInfo.processInfo.environment) {
+        case .success(let choice):
+            return choice
         case .failure(let error):
-            diagnostics("warning: \(error); recognizers with 'apps' do not begin")
-            return nil
+            diagnostics("warning: \(error); recognizers whose 'apps' name applications do not begin")
+            return FocusChoice(source: nil, provider: "none", reason: "\(error)")
         }
     }
 
@@ -45,16 +49,19 @@ public final class LiveFocus {
     }
 
     /// Keeps the loop's wait on the tracker's current connection (a reconnection has a new
-    /// descriptor), and its timer on the next reconnection (the tracker's wake time is on
-    /// CLOCK_MONOTONIC, as the loop's timers).
+    /// descriptor; a D-Bus connection with something to write waits for POLLOUT too), and its
+    /// timer on the next reconnection (the tracker's wake time is on CLOCK_MONOTONIC, as the
+    /// loop's timers).
     private func rewatch() {
         let fd = tracker.fileDescriptor
-        if let watched, watched.fd != fd {
+        let writing = tracker.wantsToWrite
+        if let watched, watched.fd != fd || watched.writing != writing {
             loop.unregister(watched.registration)
             self.watched = nil
         }
         if let fd, watched == nil {
-            watched = (fd, loop.register(fd: fd) { [unowned self] in try poll() })
+            let events = Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0)
+            watched = (fd, writing, loop.register(fd: fd, events: events) { [unowned self] in try poll() })
         }
         if let due {
             loop.reschedule(due, at: tracker.nextWakeTime)

@@ -14,7 +14,7 @@ public struct OutputFileError: Error, CustomStringConvertible {
 /// go to a temporary file beside it that is renamed over it, so a reader never sees half a
 /// file. Anything else is written through, never replaced: a character device (`/dev/null`,
 /// `/dev/stdout`'s terminal), a FIFO (its reader gets the bytes) and a symlink (its target:
-/// `/dev/stdout` stays a link). See "Output files" in the README.
+/// `/dev/stdout` stays a link). See "Output files" in docs/reference.md.
 public enum OutputFile {
     /// Writes `bytes` to `path` by the rule above. Waiting for a FIFO's reader ends when
     /// `stop()` says so (SIGINT/SIGTERM, by default) with an error that says it was interrupted.

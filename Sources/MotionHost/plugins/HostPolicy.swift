@@ -2,7 +2,7 @@ import MotionLua
 
 /// What differs between the daemon's plugins and `run`'s one script, decided once when the host
 /// is made and read where it matters — the host, its plugins and their calls are the same code
-/// for both (README "run and daemon"): `motionscript run x.lua` is a host of one plugin, as mpv
+/// for both (README "`run`: one script"): `motionscript run x.lua` is a host of one plugin, as mpv
 /// treats `--script=x.lua` like a script in its folder.
 public struct HostPolicy {
     /// What an error that stops a version does (a runtime error outside a callback, a time

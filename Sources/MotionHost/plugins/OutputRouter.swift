@@ -83,6 +83,16 @@ public final class OutputRouter {
         deliver()
     }
 
+    /// `{"t":…,"name":"proxy","value":{…}}`: a decision of the proxy (`--proxy` over an event
+    /// file), untagged: the clone is the daemon's, not a plugin's.
+    public func value(t: Double, name: String, value: MotionValue) {
+        writer.reset()
+        writer.valueLine(t: t, name: name, value: value)
+        scratch.removeAll(keepingCapacity: true)
+        writer.withBytes { scratch.append(contentsOf: $0) }
+        deliver()
+    }
+
     /// `{"t":…,"app":{…}}` (or `"app":null`): the focused application changed. One line for the
     /// whole daemon, untagged, since every plugin sees the same focus.
     public func app(t: Double, _ app: AppInfo?) {

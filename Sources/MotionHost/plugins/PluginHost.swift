@@ -10,7 +10,7 @@ import MotionLua
 /// `PluginControl` is the surface a control server calls.
 ///
 /// `motionscript run SCRIPT` is the host's one-plugin case (`PluginHost.forScript`, README
-/// "run and daemon"): the same plugin, calls, time limits and watchdog, under `run`'s policy
+/// "`run`: one script"): the same plugin, calls, time limits and watchdog, under `run`'s policy
 /// (`HostPolicy`) — the script's library and arguments as `run` gives them, its lines untagged
 /// and no lifecycle lines, a callback error reported and that callback switched off, and the
 /// first error that stops the script ending the run (`OneScript` throws it to the run's loop).
@@ -235,6 +235,21 @@ public final class PluginHost: LiveTarget {
         // Under `run`'s policy the script writes its own app lines, as a runtime alone does.
         if policy.announces { router.app(t: t, app) }
         return true
+    }
+
+    /// Every recognizer of the running plugins (or `run`'s script), plugins in load order and
+    /// each plugin's recognizers in creation order: the consumers the proxy arbitrates among
+    /// (`ConsumerArbitration`). Allocates nothing.
+    public func eachRecognizer(_ visit: (GestureRecognizer) -> Void) {
+        if let script {
+            guard let runtime = script.pipeline.runtime else { return }
+            for r in runtime.dispatcher.recognizers { visit(r) }
+            return
+        }
+        for plugin in plugins where plugin.state == .running {
+            guard let runtime = plugin.pipeline.runtime else { continue }
+            for r in runtime.dispatcher.recognizers { visit(r) }
+        }
     }
 
     // MARK: LiveTarget

@@ -1,7 +1,7 @@
 import MotionLua
 
 /// The standard library a plugin runs in: the whole of it, less what does not fit a host that
-/// runs all day for several plugins at once (README "Plugins", docs/daemon.md):
+/// runs all day for several plugins at once (docs/daemon.md, "The plugin profile"):
 ///
 /// - `os.exit` raises an error that names the plugin (it would end every plugin's host);
 /// - `io.read`, `io.lines()` and `io.input(…)` refuse: the daemon's stdin is not a terminal,

@@ -35,6 +35,14 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
         timeline = decoders.count > 1 ? FileDeviceTimeline(devices: decoders.count) : nil
     }
 
+    /// Told of every event after the decoder took it (`--proxy` in a replay: the clone's frames
+    /// are the device's own events). Nil, the usual case: one check per event.
+    public weak var rawEventTap: RawEventTap?
+    /// Each device's description, in the file's order.
+    public var deviceDescriptions: [DeviceDescription] { decoders.map(\.device) }
+    /// Each device's tag (`p.device`; nil for a recording that keeps no device), in the file's order.
+    public var deviceTags: [PointerDevice?] { decoders.map(\.deviceTag) }
+
     /// What the file said about the device (empty for raw files).
     public var device: DeviceDescription { decoder.device }
     /// Events of types the kernel does not define: ignored and counted.
@@ -92,7 +100,9 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
         if startPlace < 0 { startPlace = place }
         if let timeline { return try feed(event, place: place, on: timeline) }
         do {
-            guard let frame = try decoder.feed(event, place: place) else {
+            let made = try decoder.feed(event, place: place)
+            if let rawEventTap { rawEventTap.take(event, device: 0, madeFrame: made != nil, t: made?.t ?? decoder.lastTime) }
+            guard let frame = made else {
                 // A report that made no frame (nothing changed): the next frame starts after it.
                 if event.type == EV.SYN, event.code == SYN.REPORT { startPlace = -1 }
                 return nil
@@ -114,10 +124,12 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
         let device = decoders[eventDevice]
         do {
             guard var frame = try device.feed(event, place: place) else {
+                rawEventTap?.take(event, device: eventDevice, madeFrame: false, t: device.lastTime)
                 if event.type == EV.SYN, event.code == SYN.REPORT { startPlace = -1 }
                 return nil
             }
             timeline.place(&frame, device: eventDevice, decoder: device)
+            rawEventTap?.take(event, device: eventDevice, madeFrame: true, t: frame.t)
             (framePlaceNumber, startPlace) = (startPlace, -1)
             lastFrameTime = frame.t
             return frame
@@ -125,4 +137,12 @@ public class EvdevFileSource: FrameSource, EvdevSourceInfo {
             throw InputError(file: path, place: errorPlace(failure.place), failure.message)
         }
     }
+}
+
+/// Sees a replay's evdev events as they are decoded (`EvdevFileSource.rawEventTap`).
+public protocol RawEventTap: AnyObject {
+    /// One event of device `device` (0: the first), in the file's order; `madeFrame`: the decoder
+    /// made a frame of it (a `SYN_REPORT` that changed pointers), the one `nextFrame` returns
+    /// next; `t`: the input time it belongs to.
+    func take(_ event: InputEventRecord, device: Int, madeFrame: Bool, t: Double)
 }

@@ -22,6 +22,14 @@ public struct InputDeviceInfo: Sendable, Equatable {
     public var eventTypes: Set<UInt16>
     public var absCodes: Set<UInt16>
     public var relCodes: Set<UInt16>
+    /// The kernel's `phys` (where the device sits: `usb-0000:00:14.0-3/input0`, `i2c-…`).
+    public var phys = ""
+
+    /// `phys` of every clone `--proxy` makes (`motionscript-clone/` and the real device's phys):
+    /// the selectors (`touchpad`, `name=…`) never pick one, so motionscript never reads or grabs
+    /// its own clones; `devices` marks them.
+    public static let clonePhysPrefix = "motionscript-clone"
+    public var isProxyClone: Bool { phys.hasPrefix(Self.clonePhysPrefix) }
 
     /// The kind from the PROP/ABS/REL bitmaps, as libinput would classify the device.
     public static func classify(properties: Set<Int>, abs: Set<UInt16>, rel: Set<UInt16>) -> Kind {
@@ -52,14 +60,16 @@ public enum InputDeviceList {
         var devices: [InputDeviceInfo] = []
         var name = ""
         var node: String?
+        var phys = ""
         var props = Set<Int>(), types = Set<UInt16>(), abs = Set<UInt16>(), rel = Set<UInt16>()
         var inBlock = false
         func flush() {
             if inBlock {
                 devices.append(InputDeviceInfo(name: name, eventNode: node, kind: InputDeviceInfo.classify(properties: props, abs: abs, rel: rel),
-                                               properties: props, eventTypes: types, absCodes: abs, relCodes: rel))
+                                               properties: props, eventTypes: types, absCodes: abs, relCodes: rel, phys: phys))
             }
             name = ""
+            phys = ""
             node = nil
             props = []; types = []; abs = []; rel = []
             inBlock = false
@@ -75,6 +85,8 @@ public enum InputDeviceList {
                 var value = line.dropFirst("N: Name=".count)
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
                 name = String(value)
+            } else if line.hasPrefix("P: Phys=") {
+                phys = String(line.dropFirst("P: Phys=".count))
             } else if line.hasPrefix("H: Handlers=") {
                 for handler in line.dropFirst("H: Handlers=".count).split(separator: " ") where handler.hasPrefix("event") {
                     node = "/dev/input/" + handler

@@ -118,7 +118,8 @@ public final class LiveDeviceSet {
         }
         if selectors.contains(where: { !$0.isPath }) {
             for info in InputDeviceList.current() {
-                guard let node = info.eventNode, selectors.contains(where: { $0.matches(name: info.name, kind: info.kind) }) else { continue }
+                guard let node = info.eventNode, !info.isProxyClone,
+                      selectors.contains(where: { $0.matches(name: info.name, kind: info.kind) }) else { continue }
                 open(node)
             }
             if members.isEmpty {
@@ -168,6 +169,8 @@ public final class LiveDeviceSet {
     /// Opens a device a selector matched (present at start or plugged in); failures are said, not fatal.
     private func open(_ node: String) {
         guard !members.contains(where: { $0.node == node }) else { return }
+        // A clone `--proxy` made (ours or another motionscript's) is never read nor grabbed.
+        if InputDeviceList.current().contains(where: { $0.eventNode == node && $0.isProxyClone }) { return }
         do {
             let device = try LiveDevice(path: node, options: options, grab: grab)
             let d = device.device

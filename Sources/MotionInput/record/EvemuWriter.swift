@@ -49,6 +49,12 @@ public final class EvemuWriter {
         try put(header + Self.waiting)
     }
 
+    /// Writes each event at its own time (seconds since the epoch of its timestamps) instead of
+    /// starting at 0.000001 as evemu does: a proxy's clone recording keeps the input's times.
+    public func keepTimes() {
+        offset = (0, 0)
+    }
+
     deinit {
         try? close()
     }

@@ -2,7 +2,7 @@ import MotionStreams
 
 /// When a subscription to a finished animation ends by itself.
 ///
-/// A subscription lives until it is unsubscribed or the script ends (README). A spring or tween,
+/// A subscription lives until it is unsubscribed or the script ends (docs/reference.md). A spring or tween,
 /// though, *ends*: once it has come to rest (`state(atRest)` after `state(active)`) it never
 /// emits again. Its subscription then has nothing left to deliver, so it is released as if
 /// unsubscribed — after the `atRest` reached every observer. This is what keeps a script that

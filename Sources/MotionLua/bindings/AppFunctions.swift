@@ -2,7 +2,7 @@ import CLua
 import MotionGestures
 import MotionStreams
 
-/// `motion.app`: the focused application (README, "Per-application gestures").
+/// `motion.app`: the focused application (docs/desktop.md, "Per-application gestures").
 /// `motion.app.current()` → `{id=, class=, instance=, title=, pid=}` or nil (unknown, or no
 /// window focused); `motion.app.changes()` → a stream with one such value (or nil) per change.
 public enum AppFunctions {

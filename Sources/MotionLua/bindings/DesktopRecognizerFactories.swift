@@ -101,5 +101,8 @@ extension Options {
             recognizer.require(toFail: other)
         }
         recognizer.isEnabled = try bool("enabled") ?? true
+        // `consume = true`: under `--proxy` a touch this recognizer takes never reaches the
+        // desktop's clone of the device (docs/desktop.md).
+        recognizer.consumes = try bool("consume") ?? false
     }
 }

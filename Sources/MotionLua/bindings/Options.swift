@@ -29,14 +29,18 @@ struct Options {
         lua.pushNil()
         while lua_next(lua.L, self.index) != 0 {
             lua.pop()
-            if isRecognizer, let key = lua.string(at: -1), key == "devices" || key == "apps" { continue }
+            if isRecognizer, let key = lua.string(at: -1), Self.everyRecognizers.contains(key) { continue }
             guard let key = lua.string(at: -1), known.contains(key) else {
                 let shown = lua.string(at: -1).map { "'\($0)'" } ?? "of type \(lua.typeName(at: -1))"
                 lua.pop()
-                throw LuaBindingError("\(function): unknown option \(shown) (known: \((isRecognizer ? known + ["devices", "apps"] : known).joined(separator: ", ")))")
+                throw LuaBindingError("\(function): unknown option \(shown) (known: \((isRecognizer ? known + Self.everyRecognizers : known).joined(separator: ", ")))")
             }
         }
     }
+
+    /// Options every recognizer takes besides its own list: `devices`, `apps`, and `consume`
+    /// (a touch it recognizes is kept from the desktop under `--proxy`, docs/desktop.md).
+    static let everyRecognizers = ["devices", "apps", "consume"]
 
     /// `devices = "touchpad"` or `{"touchscreen", "name=Wacom*"}`: nil when absent.
     private static func devices(_ call: LuaCall, at index: Int32, for function: String) throws -> [String]? {

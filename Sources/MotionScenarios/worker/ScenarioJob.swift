@@ -102,21 +102,29 @@ struct ScenarioJob: Equatable {
 /// A worker's answer once a scenario ended: it ran to its end (its output was sent before, see
 /// `WorkerMessage`), or why it did not.
 enum ScenarioReply: Equatable {
-    case finished
+    /// `notes`: what `test` says of the scenario on stderr whatever its outcome (the focused
+    /// application was unknown where a recognizer's `apps =` was decided).
+    case finished(notes: [String] = [])
     /// `kind`: syntax, runtime, timeout, memory, output (too much), input (bad events), other.
-    case failed(kind: String, message: String)
+    case failed(kind: String, message: String, notes: [String] = [])
+
+    var notes: [String] {
+        switch self {
+        case .finished(let notes), .failed(_, _, let notes): return notes
+        }
+    }
 
     var fields: [String] {
         switch self {
-        case .finished: return ["finished"]
-        case let .failed(kind, message): return ["failed", kind, message]
+        case .finished(let notes): return ["finished"] + notes
+        case let .failed(kind, message, notes): return ["failed", kind, message] + notes
         }
     }
 
     init?(fields: [String]) {
         switch fields.first {
-        case "finished" where fields.count == 1: self = .finished
-        case "failed" where fields.count == 3: self = .failed(kind: fields[1], message: fields[2])
+        case "finished": self = .finished(notes: Array(fields.dropFirst()))
+        case "failed" where fields.count >= 3: self = .failed(kind: fields[1], message: fields[2], notes: Array(fields.dropFirst(3)))
         default: return nil
         }
     }

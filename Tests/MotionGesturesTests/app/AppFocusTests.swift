@@ -54,12 +54,18 @@ import Testing
         #expect(focus.current?.id == "kitty")
     }
 
-    @Test func anUnknownFocusAdmitsNothingAndWarnsOnce() {
+    @Test func anUnknownFocusAdmitsOnlyExclusionsAndWarnsOnce() {
         let focus = AppFocus()
         var warnings = 0
         focus.onUndecidable = { warnings += 1 }
-        #expect(!focus.admits(AppFilter(["!kitty"])!))
+        #expect(focus.admits(AppFilter(["!kitty"])!))
+        #expect(focus.admits(AppFilter(["!kitty", "!foot"])!))
         #expect(!focus.admits(AppFilter(["firefox"])!))
+        #expect(!focus.admits(AppFilter(["firefox", "!kitty"])!))
+        #expect(warnings == 1)
+        // Once known, the same filters decide against the app.
+        focus.set(AppInfo(id: "kitty"))
+        #expect(!focus.admits(AppFilter(["!kitty"])!))
         #expect(warnings == 1)
     }
 }
@@ -118,20 +124,26 @@ import Testing
         #expect(seen() == ["recognized firefox"])
     }
 
-    @Test func withTheFocusUnknownARecognizerWithAppsDoesNotBeginAndOthersDo() throws {
+    @Test func withTheFocusUnknownOnlyExclusionsBeginAndOthersWithoutAppsToo() throws {
         let dispatcher = PointerDispatcher()
-        let filtered = try SwipeGestureRecognizer(fingers: 1)
-        filtered.apps = AppFilter(["!kitty"])
+        let including = try SwipeGestureRecognizer(fingers: 1)
+        including.apps = AppFilter(["firefox", "!kitty"])
+        let excluding = try SwipeGestureRecognizer(fingers: 1)
+        excluding.apps = AppFilter(["!kitty"])
         let plain = try SwipeGestureRecognizer(fingers: 1)
-        dispatcher.add(filtered)
+        dispatcher.add(including)
+        dispatcher.add(excluding)
         dispatcher.add(plain)
         var warnings = 0
         dispatcher.focus.onUndecidable = { warnings += 1 }
-        let filteredSeen = recorded(filtered, dispatcher)
+        let includingSeen = recorded(including, dispatcher)
+        let excludingSeen = recorded(excluding, dispatcher)
         let plainSeen = recorded(plain, dispatcher)
         swipe(dispatcher, at: 0)
         swipe(dispatcher, at: 1)
-        #expect(filteredSeen() == [])
+        #expect(includingSeen() == [])
+        // g.app of a gesture begun under an unknown focus: none.
+        #expect(excludingSeen() == ["recognized -", "recognized -"])
         #expect(plainSeen() == ["recognized -", "recognized -"])
         #expect(warnings == 1)
     }

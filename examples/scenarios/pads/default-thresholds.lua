@@ -1,4 +1,4 @@
--- The desktop configuration with every threshold left at its default (README, Defaults): the
+-- The desktop configuration with every threshold left at its default (docs/reference.md, Defaults): the
 -- same gestures as examples/desktop.lua, plus a swipe, a hold and a three-finger drag without
 -- options. With no --surface, positions on a pad that reports its resolution are millimetres,
 -- so these defaults mean the same distance on every such pad. A module: the scenarios beside it

@@ -1,0 +1,3 @@
+-- proxy: on
+-- examples/desktop-swipes.lua under --proxy.
+dofile("../../desktop-swipes.lua")
