@@ -22,7 +22,7 @@ public final class DaemonService: ControlTarget {
     /// How `ctl scenario` writes (the daemon's --surface/--axes as declarations).
     public var scenarios = ScenarioWriter(declarations: [], input: EventFileOptions())
     private var device: LiveDeviceSet?
-    private var tokens: [Int32: WatchToken] = [:]
+    private var tokens: [Int32: EventLoop.Registration] = [:]
     private var signalPipe: Int32?
     private let started = Clock.monotonic()
     private var stopping = false
@@ -86,7 +86,7 @@ public final class DaemonService: ControlTarget {
         syncWatches()
         if let fd = ServiceSignals.install() {
             signalPipe = fd
-            _ = device.watch(fd: fd) { [weak self] in
+            device.loop.register(fd: fd) { [weak self] in
                 for signal in ServiceSignals.drain(fd) { self?.handle(signal) }
             }
         }
@@ -96,11 +96,11 @@ public final class DaemonService: ControlTarget {
         guard let device, let server else { return }
         let wanted = Set(server.descriptors)
         for (fd, token) in tokens where !wanted.contains(fd) {
-            device.unwatch(token)
+            device.loop.unregister(token)
             tokens[fd] = nil
         }
         for fd in wanted where tokens[fd] == nil {
-            tokens[fd] = device.watch(fd: fd) { [weak self] in self?.server?.service(fd) }
+            tokens[fd] = device.loop.register(fd: fd) { [weak self] in self?.server?.service(fd) }
         }
     }
 

@@ -2,70 +2,61 @@ import MotionHost
 import MotionInput
 
 /// The config folder's changes between the live loop's steps: plugins load, reload and unload.
-/// With the input hub the watcher's descriptor is in its one wait (a change wakes it, no
-/// polling); the quiet period after a burst is waited out by the loop's wait, never by
-/// blocking input (frames keep reaching every plugin).
+/// The watcher's descriptor is registered with the input's event loop (a change wakes its one
+/// wait, no polling); the quiet period after a burst is waited out by the loop's wait, never
+/// by blocking input (frames keep reaching every plugin).
 final class FolderReloads: LiveReloads {
     let watcher: ConfigWatcher
     unowned let host: PluginHost
     /// `host`, reached after every step without a retain and a release (the host outlives the
     /// loop, whose steps end before it goes).
     private let hostRef: Unmanaged<PluginHost>
-    private let hub: LiveDeviceSet?
-    private var token: WatchToken?
+    private let eventLoop: EventLoop?
+    private var token: EventLoop.Registration?
     /// The loop whose `reloads` this is while it has work (`attach`).
     private weak var loop: LiveLoop?
-    /// The desktop provider, polled when a reconnection falls due (nil: none).
-    private let focus: LiveFocus?
     /// Monotonic seconds, what the quiet time is measured on (tests inject one).
     private let clock: () -> Double
 
-    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource, focus: LiveFocus? = nil,
+    init(_ watcher: ConfigWatcher, host: PluginHost, device: LiveFrameSource,
          clock: @escaping () -> Double = Clock.monotonic) {
         self.watcher = watcher
         self.host = host
         hostRef = Unmanaged.passUnretained(host)
-        self.focus = focus
         self.clock = clock
-        hub = device as? LiveDeviceSet
-        token = hub?.watch(fd: watcher.descriptor) { [unowned self] in
+        eventLoop = device.eventLoop
+        token = eventLoop?.register(fd: watcher.descriptor) { [unowned self] in
             watcher.read(now: clock())
             if watcher.hasPending { loop?.reloads = self }
         }
     }
 
     /// Makes this the loop's `reloads` whenever it has work, and only then: a folder change
-    /// read from the hub's wait (its quiet time then bounds the loop's waits), a desktop
-    /// provider (polled after every step), output that needs a flush after every step (a
-    /// blocking sink), a frame source without the watcher in its wait (looked at every
-    /// interval). Otherwise the loop's steps ask nothing of it: no call, no retain.
+    /// read from the loop's wait (its quiet time then bounds the loop's waits), output that
+    /// needs a flush after every step (a blocking sink). Otherwise the loop's steps ask nothing
+    /// of it: no call, no retain. (A frame source without an event loop, `LiveFrameSource.eventLoop`
+    /// nil, gets no reloads: nothing is polled.)
     func attach(to loop: LiveLoop) {
         self.loop = loop
         loop.reloads = hasWork ? self : nil
     }
 
-    private var hasWork: Bool { token == nil || focus != nil || host.router.flushes || watcher.hasPending }
+    private var hasWork: Bool { host.router.flushes || watcher.hasPending }
 
-    /// The longest wait: until the quiet time of a pending change ends, or the desktop
-    /// provider's reconnection falls due (what the loop's `hostDue` would say).
+    /// The longest wait: until the quiet time of a pending change ends.
     var maxWait: Double? {
-        // A frame source that cannot add the watcher to its wait is looked at every interval.
-        var wait = token == nil ? HostLoop.watchInterval : nil
-        if let focus, let due = focus.secondsUntilDue { wait = min(wait ?? due, due) }
+        var wait: Double?
         // The clock is read only while a change waits (a system call per frame where the
         // clock source has no vDSO).
         if watcher.hasPending, let due = watcher.dueIn(now: clock()) { wait = min(wait ?? due, due) }
         return wait
     }
 
-    /// After every step: the end of the step's work (the desktop provider's reconnection when
-    /// due, the output flushed), then the folder's changes.
+    /// After every step: the end of the step's work (the output flushed), then the folder's changes.
     func poll() throws {
-        try focus?.pollIfDue()
         hostRef._withUnsafeGuaranteedRef { $0.router.flush() }
-        // In the hub's wait, the watcher is read when it is readable: no read per frame.
-        let files = token != nil ? (watcher.hasPending ? watcher.take(now: clock()) : nil) : watcher.poll(now: clock())
-        if let files {
+        // The watcher is read when the loop finds it readable: no read per frame.
+        if watcher.hasPending, let files = watcher.take(now: clock()) {
             host.filesChanged(files)
             host.router.flush()
         }
@@ -73,6 +64,6 @@ final class FolderReloads: LiveReloads {
     }
 
     func close() {
-        if let token { hub?.unwatch(token) }
+        if let token { eventLoop?.unregister(token) }
     }
 }

@@ -29,18 +29,14 @@ public enum HostLoop {
         host.router.flush()
     }
 
-    /// How often the config folder is looked at while input is quiet, for a frame source that
-    /// cannot add the watcher's descriptor to its wait (the input hub can: then no interval).
-    public static let watchInterval = 0.1
-
     /// Live input until SIGINT/SIGTERM (or the end of every device given by path): frames go to
     /// every plugin as they come, scheduled work runs on time, and the folder's changes load,
     /// reload and unload plugins between frames. Returns why input ended.
-    /// `focus`: the desktop provider (its socket already in the hub's wait), polled when a
-    /// reconnection falls due. `clock`: monotonic seconds, what the watcher's quiet time is
-    /// measured on (tests inject one).
+    /// (The desktop provider, `LiveFocus`, is registered with the device's event loop: its
+    /// socket and its reconnection's due time.) `clock`: monotonic seconds, what the watcher's
+    /// quiet time is measured on (tests inject one).
     public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
-                               focus: LiveFocus? = nil, clock: @escaping () -> Double = Clock.monotonic) throws -> String {
+                               clock: @escaping () -> Double = Clock.monotonic) throws -> String {
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         if let watcher {
             host.onPluginsChanged = { [unowned host] in watcher.watch(host.watchedFiles) }
@@ -53,12 +49,9 @@ public enum HostLoop {
         defer { host.close() }
         let loop = LiveLoop(device: device)
         // The watcher's poll is the loop's only while it has work (`FolderReloads.attach`).
-        let reloads = watcher.map { FolderReloads($0, host: host, device: device, focus: focus, clock: clock) }
+        let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
         defer { reloads?.close() }
         reloads?.attach(to: loop)
-        // With a watcher its `maxWait` includes the provider's due time (asked before every
-        // wait: one call into the host rather than two, none without a provider).
-        if reloads == nil, let focus { loop.hostDue = { focus.secondsUntilDue } }
         loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
         // The loop is given the question when the host stops (asked after every step, it cost
@@ -70,10 +63,7 @@ public enum HostLoop {
         // With a watcher its `poll`, which the loop calls right after, does this first (one call
         // into the host per step rather than two); as input ends, `host.close` flushes.
         if reloads == nil {
-            loop.afterStep = {
-                try focus?.pollIfDue()
-                host.router.flush()
-            }
+            loop.afterStep = { host.router.flush() }
         }
         // The plugins keep their errors to themselves (`Plugin`): the host throws none.
         return try loop.run(host)

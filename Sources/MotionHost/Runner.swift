@@ -177,15 +177,6 @@ public enum Runner {
         try openEventFile(path: path, options: options)
     }
 
-    /// Runs a script on a live device until it disappears or SIGINT/SIGTERM, writing each
-    /// frame's output as it happens and what falls due between frames on time (`LiveLoop`);
-    /// at the end what is still scheduled settles as at the end of a file. Returns why reading ended.
-    @discardableResult
-    public static func runLive(_ options: RunOptions, output: MotionOutput,
-                               diagnostics: @escaping (String) -> Void = { _ in }) throws -> String {
-        try runLiveSession(options, output: output, diagnostics: diagnostics).reason
-    }
-
     /// How a live run ended: why input ended, and how many callback errors were reported (and
     /// their callbacks switched off) while it went on.
     public struct LiveResult: Equatable {
@@ -198,19 +189,20 @@ public enum Runner {
         }
     }
 
-    /// `runLive`, also telling how many callback errors the run survived: on live input a
-    /// callback that raises is reported (with its traceback) through `diagnostics` and switched
-    /// off — its subscription unsubscribed — and the run goes on.
+    /// Runs a script on live devices until they disappear or SIGINT/SIGTERM, writing each
+    /// frame's output as it happens and what falls due between frames on time (`LiveLoop`); at
+    /// the end what is still scheduled settles as at the end of a file. Returns why reading
+    /// ended, and how many callback errors the run survived: on live input a callback that
+    /// raises is reported (with its traceback) through `diagnostics` and switched off — its
+    /// subscription unsubscribed — and the run goes on.
     public static func runLiveSession(_ options: RunOptions, output: MotionOutput,
                                       diagnostics: @escaping (String) -> Void = { _ in }) throws -> LiveResult {
         let selectors = options.deviceSelectors
         guard !selectors.isEmpty else { return LiveResult(reason: "no device", callbackErrors: 0) }
-        let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
-                                       diagnostics: diagnostics)
-        defer { device.close() }  // releases every grab on every path
-        // SIGINT/SIGTERM wake the read (when the command catches them).
-        Interruption.wake(device.control.stopFileDescriptor)
-        defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
+        // The devices, SIGINT/SIGTERM waking their wait, the focus provider (`LiveInput`).
+        let input = try LiveInput(selectors: selectors, options: options.input, grab: options.grab, diagnostics: diagnostics)
+        defer { input.close() }  // releases every grab on every path
+        let device = input.devices
         // The script is the plugin host's one plugin, under run's policy (`PluginHost.forScript`).
         let host = PluginHost.forScript(options, output: output)
         defer { host.close() }
@@ -227,19 +219,15 @@ public enum Runner {
         }
         let script = OneScript(host, live: true)
         let loop = LiveLoop(device: device)
-        // The focused application (`apps =`): the provider's socket in the hub's one wait.
-        let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: diagnostics).map { tracker in
-            try LiveFocus(tracker: tracker, device: device) { app in try script.setFocusedApp(app) }
-        } : nil
-        defer { focus?.close() }
-        // Without a provider, no hook to call per step for it.
-        loop.hostDue = focus.map { focus in { focus.secondsUntilDue } }
+        // The focused application (`apps =`): the provider registered with the input's loop.
+        try input.followFocus(app: options.app, provider: options.appProvider, diagnostics: diagnostics) { app in
+            try script.setFocusedApp(app)
+        }
         loop.beforeIdleWait = { options.watchdog?.quiesce() }
         let lines = output as? JSONLinesOutput
         // The focus at connection leaves before the first wait, as the setup's lines do.
         lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
-        if let focus { loop.afterStep = { try focus.pollIfDue() } }
         loop.output = lines
         let reason = try loop.run(script)
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)

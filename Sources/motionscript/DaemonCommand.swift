@@ -158,19 +158,18 @@ struct DaemonCommand: ParsableCommand {
                 service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
                                                    input: options.input)
                 // A service must not die with its touchpad: devices that go away are waited for.
-                let device = try LiveDeviceSet(selectors: selectors, options: options.input, grab: options.grab,
-                                               waitsForDevices: true) {
+                let input = try LiveInput(selectors: selectors, options: options.input, grab: options.grab,
+                                          waitsForDevices: true) {
                     router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
                 }
-                defer { device.close() }
-                Interruption.wake(device.control.stopFileDescriptor)
-                defer { Interruption.stopWaking(device.control.stopFileDescriptor) }
+                defer { input.close() }
+                let device = input.devices
                 host.screenSource = device.firstDevice
                 service.attach(to: device)
                 // Loaded here (runLive's own loadAll then finds them loaded) so READY=1 follows the loading.
                 host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
                 host.loadAll()
-                // One provider for the whole daemon: its socket in the hub's one wait, each
+                // One provider for the whole daemon, registered with the input's loop: each
                 // change to every plugin (and to those loaded later) with one app line. Which
                 // one and why is said at start and in `ctl status`.
                 let focusDiagnostics = { (line: String) in router.diagnostic(nil, String(line.dropFirst(line.hasPrefix("motionscript: ") ? 14 : 0))) }
@@ -178,7 +177,7 @@ struct DaemonCommand: ParsableCommand {
                 router.diagnostic(nil, choice?.description ?? "focus fixed to \(app ?? "") (--app)")
                 let focus = try choice?.source.map { FocusTracker(source: $0, diagnostics: focusDiagnostics) }
                     .map { tracker in
-                        try LiveFocus(tracker: tracker, device: device) {
+                        try LiveFocus(tracker: tracker, loop: device.loop) {
                             // The flight recorder keeps it too: `ctl record` replays the live decision.
                             service.recorder.noteFocus($0, at: Clock.monotonic())
                             host.setFocusedApp($0)
@@ -197,7 +196,7 @@ struct DaemonCommand: ParsableCommand {
                                                              reload: "`motionscript ctl reload` or a restart loads them") {
                     router.diagnostic(nil, String(warning))
                 }
-                let reason = try HostLoop.runLive(device, host: host, watcher: watcher, focus: focus)
+                let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
                 router.diagnostic(nil, reason)
             }
         } catch let error as InputError {

@@ -188,16 +188,15 @@ struct RunCommand: ParsableCommand {
             StandardError.line("motionscript: " + warning)
         }
         if !options.deviceSelectors.isEmpty {
-            let live = try LiveDeviceSet(selectors: options.deviceSelectors, options: options.input, grab: options.grab) {
-                StandardError.line($0)
-            }
+            // SIGINT/SIGTERM reach the session's file watcher, which ends the session its own way.
+            let live = try LiveInput(selectors: options.deviceSelectors, options: options.input, grab: options.grab,
+                                     wakesOnSignals: false) { StandardError.line($0) }
             defer { live.close() }
             // The focused application (`apps =`), given to every version loaded.
-            let focus = try options.app == nil ? LiveFocus.tracker(provider: options.appProvider, diagnostics: { StandardError.line($0) })
-                .map { tracker in try LiveFocus(tracker: tracker, device: live) { session.pipeline.setFocusedApp($0) } } : nil
-            defer { focus?.close() }
-            session.afterStep = { try? focus?.pollIfDue() }
-            StandardError.line("motionscript: \(try session.runLive(live))")
+            try live.followFocus(app: options.app, provider: options.appProvider, diagnostics: { StandardError.line($0) }) {
+                session.pipeline.setFocusedApp($0)
+            }
+            StandardError.line("motionscript: \(try session.runLive(live.devices))")
         } else {
             try session.run()
         }

@@ -23,6 +23,9 @@ private final class ScriptedLiveSource: LiveFrameSource {
     var index = 0
     var now = 0.0
     var started = false
+    /// Where the config watcher registers; run after each action (a file saved) as a live
+    /// source's wait would, without waiting.
+    let eventLoop: EventLoop? = try! EventLoop()
 
     init(_ steps: [Step]) { self.steps = steps }
 
@@ -37,6 +40,7 @@ private final class ScriptedLiveSource: LiveFrameSource {
         case .at(let t, let action):
             now = max(now, t)
             action()
+            _ = try eventLoop?.wait(seconds: 0)
             return .timeout
         }
     }

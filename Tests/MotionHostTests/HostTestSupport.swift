@@ -87,6 +87,9 @@ final class EditingLiveSource: LiveFrameSource {
     let edit: () -> Void
     var index = 0
     var edited = false
+    /// Where the session's file watcher registers; run after the edit, as a live source's wait
+    /// would, without waiting.
+    let eventLoop: EventLoop? = try! EventLoop()
 
     init(frames: [Frame], editAfter: Int, clock: Double? = nil, edit: @escaping () -> Void) {
         self.frames = frames
@@ -100,6 +103,7 @@ final class EditingLiveSource: LiveFrameSource {
         if index == editAfter + 1, !edited {
             edited = true
             edit()
+            _ = try eventLoop?.wait(seconds: 0)
             return .timeout
         }
         index += 1

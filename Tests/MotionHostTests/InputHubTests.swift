@@ -82,7 +82,7 @@ import Glibc
         #expect(pipeClosingOnExec(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         var got: [UInt8] = []
-        let token = set.watch(fd: ends[0]) {
+        let token = set.loop.register(fd: ends[0]) {
             var byte: UInt8 = 0
             if read(ends[0], &byte, 1) == 1 { got.append(byte) }
         }
@@ -102,12 +102,12 @@ import Glibc
         #expect(got == [7, 8])
         #expect(set.waits == 2)
 
-        set.unwatch(token)
+        set.loop.unregister(token)
         byte = 9
         #expect(write(ends[1], &byte, 1) == 1)
         #expect(try set.nextFrame(timeout: 0) == .timeout)
         #expect(got == [7, 8])
-        #expect(set.watchedDescriptors.isEmpty)
+        #expect(set.loop.registeredDescriptors.isEmpty)
     }
 
     /// With `waitsForDevices`, a device named by path that goes away (its node removed) is

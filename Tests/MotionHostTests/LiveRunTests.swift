@@ -38,7 +38,7 @@ import Glibc
         let output = CollectedOutput()
         var options = RunOptions(scriptPath: script.path)
         options.devicePath = fifo
-        let reason = try Runner.runLive(options, output: output)
+        let reason = try Runner.runLiveSession(options, output: output).reason
         #expect(reason == "end of input")
         #expect(output.lines == [
             #"{"t":0,"name":"box","value":{"x":0,"y":0}}"#,

@@ -39,7 +39,7 @@ import Glibc
         let live = CollectedOutput()
         var options = RunOptions(scriptPath: script.path)
         options.devicePath = fifo
-        #expect(try Runner.runLive(options, output: live) == "end of input")
+        #expect(try Runner.runLiveSession(options, output: live).reason == "end of input")
         #expect(fromFile.lines.count == 12)
         #expect(fromFile.lines.last == #"{"t":0.6,"name":"delayed","value":"cancel 10.0"}"#)
         #expect(live.lines == fromFile.lines)

@@ -107,12 +107,15 @@ private final class EditingOutput: MotionOutput, ReloadMarking {
     }
 }
 
-/// A source that delivers its frames, then calls `onIdle` once and waits until stopped.
+/// A source that delivers its frames, then calls `onIdle` once and waits (on its event loop)
+/// until stopped.
 private final class IdleSource: LiveFrameSource {
     let frames: [Frame]
     var index = 0
     var stopped = false
     var onIdle: (() -> Void)?
+    /// Where the session's file watcher registers (its stop pipe too): waited on when idle.
+    let eventLoop: EventLoop? = try! EventLoop()
     init(frames: [Frame]) { self.frames = frames }
     func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
         if stopped { return .end("stopped") }
@@ -122,6 +125,7 @@ private final class IdleSource: LiveFrameSource {
         }
         onIdle?()
         onIdle = nil
+        _ = try eventLoop?.wait(seconds: 5)
         return .timeout
     }
     func stop() { stopped = true }

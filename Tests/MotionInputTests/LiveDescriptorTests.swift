@@ -16,8 +16,8 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
         let set = try LiveDeviceSet(selectors: [.path(fifo)])
         defer { set.close() }
-        #expect(set.controlPipe.count == 2)
-        for fd in set.controlPipe {
+        #expect(set.loop.controlPipe.count == 2)
+        for fd in set.loop.controlPipe {
             #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(fd) of the control pipe")
         }
     }

@@ -78,14 +78,14 @@ import Glibc
         // A high number: tests running meanwhile open the lowest free ones, not this one once closed.
         let watched = fcntl(ends[0], F_DUPFD_CLOEXEC, 900)
         #expect(watched >= 900)
-        set.watch(fd: watched) {}
+        set.loop.register(fd: watched) {}
         #expect(try set.nextFrame(timeout: 0) == .timeout)
         let other = pipe()
         defer { close(other[0]); close(other[1]) }
         close(watched)
-        set.watch(fd: other[0]) {}  // the set changes: its wait is set up again
+        set.loop.register(fd: other[0]) {}  // the set changes: its wait is set up again
         #expect(try set.nextFrame(timeout: 0) == .timeout)
         #expect(said == ["motionscript: descriptor \(watched) was closed without being unwatched; no longer waited on"])
-        #expect(set.watchedDescriptors == [other[0]])
+        #expect(set.loop.registeredDescriptors == [other[0]])
     }
 }

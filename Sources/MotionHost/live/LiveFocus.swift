@@ -3,15 +3,17 @@ import MotionDesktop
 import MotionGestures
 import MotionInput
 
-/// The desktop's focused application in a live run: the `FocusTracker`'s socket is one more
-/// descriptor in the input hub's single wait (`LiveDeviceSet.watch`), so a focus change is
-/// handled as soon as it arrives and never delays input; while the desktop is away, the loop
-/// wakes when the next reconnection is due (`secondsUntilDue`, `pollIfDue`).
+/// The desktop's focused application in a live run: the `FocusTracker`'s socket is registered
+/// with the event loop (the input's one wait), so a focus change is handled as soon as it
+/// arrives and never delays input; while the desktop is away, a timer registered with the loop
+/// runs the next reconnection when it is due.
 public final class LiveFocus {
     public let tracker: FocusTracker
-    private let device: LiveDeviceSet
+    private let loop: EventLoop
     private let deliver: (AppInfo?) throws -> Void
-    private var watched: (fd: Int32, writing: Bool, token: WatchToken)?
+    private var watched: (fd: Int32, writing: Bool, registration: EventLoop.Registration)?
+    /// The reconnection's due time, a timer of the loop.
+    private var due: EventLoop.Registration?
 
     /// The tracker for `--app-provider` (nil: from the environment), or nil when there is
     /// none; a provider that cannot be used is a warning.
@@ -32,9 +34,9 @@ public final class LiveFocus {
     }
 
     /// Feeds `tracker`'s changes to `deliver` (a runtime's `setFocusedApp`), connecting now.
-    public init(tracker: FocusTracker, device: LiveDeviceSet, deliver: @escaping (AppInfo?) throws -> Void) throws {
+    public init(tracker: FocusTracker, loop: EventLoop, deliver: @escaping (AppInfo?) throws -> Void) throws {
         self.tracker = tracker
-        self.device = device
+        self.loop = loop
         self.deliver = deliver
         try poll()
     }
@@ -46,33 +48,33 @@ public final class LiveFocus {
         for change in changes { try deliver(change) }
     }
 
-    /// Seconds until the tracker needs a poll without its socket being readable (nil: never).
-    public var secondsUntilDue: Double? {
-        tracker.nextWakeTime.map { max(0, $0 - Clock.monotonic()) }
-    }
-
-    public func pollIfDue() throws {
-        if let due = secondsUntilDue, due <= 0 { try poll() }
-    }
-
-    /// Keeps the hub's wait on the tracker's current connection (a reconnection has a new
-    /// descriptor; a D-Bus connection with something to write waits for POLLOUT too).
+    /// Keeps the loop's wait on the tracker's current connection (a reconnection has a new
+    /// descriptor; a D-Bus connection with something to write waits for POLLOUT too), and its
+    /// timer on the next reconnection (the tracker's wake time is on CLOCK_MONOTONIC, as the
+    /// loop's timers).
     private func rewatch() {
         let fd = tracker.fileDescriptor
         let writing = tracker.wantsToWrite
         if let watched, watched.fd != fd || watched.writing != writing {
-            device.unwatch(watched.token)
+            loop.unregister(watched.registration)
             self.watched = nil
         }
         if let fd, watched == nil {
             let events = Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0)
-            watched = (fd, writing, device.watch(fd: fd, events: events) { [unowned self] in try poll() })
+            watched = (fd, writing, loop.register(fd: fd, events: events) { [unowned self] in try poll() })
+        }
+        if let due {
+            loop.reschedule(due, at: tracker.nextWakeTime)
+        } else if let at = tracker.nextWakeTime {
+            due = loop.register(at: at) { [unowned self] in try poll() }
         }
     }
 
     public func close() {
-        if let watched { device.unwatch(watched.token) }
+        if let watched { loop.unregister(watched.registration) }
+        if let due { loop.unregister(due) }
         watched = nil
+        due = nil
         tracker.close()
     }
 }

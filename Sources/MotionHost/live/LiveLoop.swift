@@ -24,10 +24,24 @@ public protocol LiveFrameSource: AnyObject {
     func inputTimeNow() -> Double?
     /// Ends input: the pointers still down are cancelled in a last frame, then `.end`.
     func stop()
+    /// The one wait the source waits in, where watchers, sockets and timers register (nil: a
+    /// source that waits on nothing else, as a test's scripted one).
+    var eventLoop: EventLoop? { get }
+    /// What `--surface mm` takes the screen size from (`EvdevSourceInfo`): the source, or its
+    /// first device.
+    var screenSource: AnyObject? { get }
+}
+
+extension LiveFrameSource {
+    public var eventLoop: EventLoop? { nil }
+    public var screenSource: AnyObject? { self }
 }
 
 extension LiveDevice: LiveFrameSource {}
-extension LiveDeviceSet: LiveFrameSource {}
+extension LiveDeviceSet: LiveFrameSource {
+    public var eventLoop: EventLoop? { loop }
+    public var screenSource: AnyObject? { firstDevice }
+}
 
 /// Live input where time flows: waits for the next frame *or* the next time something falls due
 /// (a tap decision, a delay, a spring frame), whichever comes first, and runs what fell due,
@@ -64,9 +78,6 @@ public final class LiveLoop {
     /// from settling at the end of input, which ends anyway. (The daemon's plugins keep their
     /// errors to themselves: its target throws none.)
     public var onError: ((_ error: ScriptError, _ atEnd: Bool) -> String?)?
-    /// Seconds until the host has something to do without input (a desktop provider's
-    /// reconnection, see `LiveFocus`): no wait lasts longer. Nil: nothing.
-    public var hostDue: (() -> Double?)?
     /// Before a wait without a limit (nothing scheduled) that follows work other than a frame
     /// (start-up, scheduled work that ran, a wait that ended without input): the host lets its
     /// other threads sleep without a timeout too (the watchdog's pending look, `Watchdog.quiesce`),
@@ -119,7 +130,6 @@ public final class LiveLoop {
         if let due, let now {
             wait = min(wait ?? .infinity, due - now)
         }
-        if let due = hostDue?() { wait = min(wait ?? .infinity, due) }
         if wait == nil, !afterFrame { beforeIdleWait?() }
         afterFrame = false
         switch try device.nextFrame(timeout: wait) {

@@ -77,10 +77,6 @@ public final class WatchSession {
         }
     }
 
-    /// Live input: called between steps (a desktop provider's reconnection, `LiveFocus.pollIfDue`);
-    /// read when `runLive` starts.
-    public var afterStep: (() -> Void)?
-
     /// Live input: hands each frame, as it arrives, to the version current at that moment, runs
     /// what falls due between frames on time, and reloads between frames (`ScriptReloads`), so
     /// across a swap no frame is lost or doubled — the one live loop, `LiveLoop.run`, the daemon's
@@ -91,7 +87,7 @@ public final class WatchSession {
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
         announceSwaps()
-        pipeline.screenSource = (device as? LiveDeviceSet)?.firstDevice ?? device
+        pipeline.screenSource = device.screenSource
         pipeline.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         // The fingers down are handed to each version; the time limit bounds each call.
         host.tracksPointers = true
@@ -110,9 +106,7 @@ public final class WatchSession {
         defer { reloads.close() }
         loop.reloads = reloads
         loop.beforeIdleWait = { [unowned self] in pipeline.options.watchdog?.quiesce() }
-        // A frame's lines leave together in one write as soon as its work is done (those of
-        // `afterStep` too).
-        loop.afterStep = afterStep
+        // A frame's lines leave together in one write as soon as its work is done.
         loop.output = pipeline.output as? JSONLinesOutput
         // An error stops the running version (reported); the next version takes over. One
         // that an interruption caused ends the session.

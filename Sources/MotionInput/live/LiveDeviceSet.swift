@@ -9,9 +9,10 @@ import MotionGestures
 /// present and, through inotify on /dev/input, against devices plugged in later. Every device is
 /// opened once, whoever reads the frames.
 ///
-/// One wait per wake-up: `nextFrame` waits once (`ReadySet`, epoll) on every device, the stop pipe,
-/// the hotplug watch and the descriptors given to `watch(fd:onReadable:)`, whatever their
-/// number, with no polling interval (no time limit: no wake-up at all until something happens).
+/// One wait per wake-up: `nextFrame` waits once on its `EventLoop` (`ReadySet`, epoll): every
+/// device, the stop pipe, the hotplug watch and whatever else is registered with the loop,
+/// whatever their number, with no polling interval (no time limit: no wake-up at all until
+/// something happens). The set is the loop's `EventSource`.
 /// Each device the wait says is readable is read once (one `read(2)`); its complete frames are
 /// queued, and frames leave in timestamp order across devices (evdev timestamps share
 /// CLOCK_MONOTONIC), not device by device. The first event of any device is t 0.
@@ -43,8 +44,12 @@ public final class LiveDeviceSet {
     public let selectors: [DeviceSelector]
     /// Told when devices come and go, and about dropped events.
     public var diagnostics: ((String) -> Void)?
-    /// Stops reading (signals too, through `control.stopOnSignals()`).
-    public let control: LiveEventReader
+    /// The one wait: the devices, the stop pipe and everything registered with it.
+    public let loop: EventLoop
+    /// The loop was made by the set (closed with it).
+    private let ownsLoop: Bool
+    /// Stops reading (signals too, through `control.stopFileDescriptor`): the loop's stop pipe.
+    public var control: LiveEventReader { loop.control }
     /// Only `stop()` ends input: devices that go away are waited for (see the type's comment).
     public let waitsForDevices: Bool
 
@@ -70,29 +75,15 @@ public final class LiveDeviceSet {
     private var lastReason = "end of input"
     private var tagger = DeviceFrameTagger()
     private var ending = false
-    /// The wake-up pipe of `stop()` (internal: tests look at its flags).
-    let controlPipe: [Int32]
-    private var closed = false
-    /// Waits (`ReadySet.wait` calls) made so far: one per wake-up, however many devices and watched
+    /// Waits made so far (the loop's): one per wake-up, however many devices and registered
     /// descriptors were ready.
-    public private(set) var waits = 0
-
-    /// Descriptors waited on besides the devices (`watch(fd:onReadable:)`).
-    struct Watcher {
-        let token: WatchToken
-        let fd: Int32
-        let events: Int16
-        let handler: () throws -> Void
-    }
-    var watchers: [Watcher] = []
-    var nextToken = 0
-    /// The wait (the kernel's ready list), set up again only when the set changes (no
-    /// allocation per wake-up).
-    private let readySet = ReadySet()
-    /// What each entry of the wait is (its `data` is the index here).
-    private enum Slot { case control, hotplug, member(Int), watcher(WatchToken) }
-    private var slots: [Slot] = []
-    var waitIsStale = true
+    public var waits: Int { loop.waits }
+    /// Reads the devices into their backlogs while the host is busy between frames.
+    let drain = InputDrain()
+    private var drainStarted = false
+    /// The last `nextFrame` handed over a frame.
+    private var handedFrame = false
+    private var closed = false
 
     public static let inputDirectory = "/dev/input"
 
@@ -100,18 +91,14 @@ public final class LiveDeviceSet {
     /// selector matches; with selectors, watches /dev/input for more. With `waitsForDevices`,
     /// a path that is not there yet is waited for instead of an error.
     public init(selectors: [DeviceSelector], options: EventFileOptions = EventFileOptions(), grab: Bool = false,
-                waitsForDevices: Bool = false, diagnostics: ((String) -> Void)? = nil) throws {
+                waitsForDevices: Bool = false, loop: EventLoop? = nil, diagnostics: ((String) -> Void)? = nil) throws {
         self.selectors = selectors
         self.options = options
         self.grab = grab
         self.waitsForDevices = waitsForDevices
         self.diagnostics = diagnostics
-        var fds: [Int32] = [0, 0]
-        // Close-on-exec: a launched command must not keep the set's wake-up pipe (glibc before
-        // 2.34 cannot close the rest of the descriptors in the child).
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw InputError(file: "<devices>", "cannot create a pipe: \(String(cString: strerror(errno)))") }
-        controlPipe = fds
-        control = try LiveEventReader(fileDescriptor: fds[0], name: "<control>", ownsDescriptor: true)
+        self.loop = try loop ?? EventLoop()
+        ownsLoop = loop == nil
         let paths = selectors.compactMap { if case .path(let path) = $0 { return path } else { return nil } }
         if selectors.contains(where: { !$0.isPath }) || (waitsForDevices && !paths.isEmpty) {
             inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -140,6 +127,10 @@ public final class LiveDeviceSet {
             }
         }
         updateAttributeWatch()
+        self.loop.attach(self)
+        // A descriptor registered with the loop and closed without being unregistered is said
+        // where the set says what happens to its devices.
+        if self.loop.diagnostics == nil { self.loop.diagnostics = { [weak self] in self?.diagnostics?($0) } }
     }
 
     deinit { close() }
@@ -149,16 +140,15 @@ public final class LiveDeviceSet {
     public func close() {
         guard !closed else { return }  // a descriptor closed twice could be someone else's by then
         closed = true
+        drain.end()  // before any device closes: the drain never reads a descriptor number reused
         for member in members { member.device.close() }
         members.removeAll()
-        watchers.removeAll()
         if inotify >= 0 { Glibc.close(inotify); inotify = -1 }
-        readySet.close()
-        control.close()
-        Glibc.close(controlPipe[1])
+        loop.detach(self)
+        if ownsLoop { loop.close() }
     }
 
-    public func stop() { control.stop() }
+    public func stop() { loop.stop() }
 
     /// The first member's description (for `--surface mm`'s screen size), or an empty one.
     public var firstDevice: LiveDevice? { members.first?.device }
@@ -173,7 +163,7 @@ public final class LiveDeviceSet {
         // nothing in it (and copies nothing) unless an id or the time line must change.
         device.pointerDevice = member.tag
         members.append(member)
-        waitIsStale = true
+        loop.sourceChanged()
         // Said once a device: thresholds in millimetres would silently be device units.
         if let note = options.rawUnitsNote(for: d), rawUnitsSaid.insert(node).inserted {
             diagnostics?("motionscript: \(node): \(note)")
@@ -310,54 +300,53 @@ public final class LiveDeviceSet {
     /// The next frame of any device, in timestamp order across devices, waiting at most
     /// `timeout` seconds (nil: no limit). When a watched descriptor was ready, its handler ran
     /// and no frame is: `.timeout` at once, so the caller sees what the handler changed.
+    /// While the caller is busy between calls, the devices are drained into backlogs
+    /// (`InputDrain`): a slow moment of the host delays frames and loses none.
     public func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
+        drain.enter()
+        var handed = false
+        defer {
+            drain.leave(handingFrame: handed)
+            handedFrame = handed
+        }
+        if !drainStarted {
+            drainStarted = true
+            drain.start()
+        }
         let deadline = timeout.map { LiveEventReader.now() + $0 }
         while true {
-            if let frame = takeEarliest() { return .frame(frame) }
+            if drain.hasBacklog { try takeBacklogs() }
+            if let frame = takeEarliest() {
+                handed = true
+                return .frame(frame)
+            }
             if ending || (members.isEmpty && inotify < 0 && !waitsForDevices) { return .end(lastReason) }
-            if waitIsStale { try setUpWait() }
+            // Nothing expected (no time limit, and no frame just handled): the drain's looks stop.
+            if timeout == nil, !handedFrame { drain.quiesce() }
             let left = deadline.map { $0 - LiveEventReader.now() }
-            let ready = readySet.wait(seconds: left)
-            waits += 1
-            if ready < 0 {
-                let e = errno
-                guard e == EINTR else { throw InputError(file: "<devices>", "poll failed: \(String(cString: strerror(e)))") }
-            }
-            if ready <= 0 {
+            switch try loop.wait(seconds: left) {
+            case .nothing:
                 if let deadline, LiveEventReader.now() >= deadline { return .timeout }
-                continue
+            case .ready(let handled):
+                // A handler's work (a new plugin, scheduled work) is the caller's to see at once.
+                if handled, !members.contains(where: { $0.hasQueued }) { return .timeout }
             }
-            if try dispatch(), !members.contains(where: { $0.hasQueued }) { return .timeout }
         }
     }
 
-    /// Acts on what the wait found ready: reads each readable device once and queues its
-    /// frames, notices hotplug and the stop request, runs watched descriptors' handlers.
-    /// True when a handler ran.
-    private func dispatch() throws -> Bool {
-        var ranHandler = false
-        // The wait's entries and slots stay as they are until the next wait (changes only mark
-        // them stale).
-        var k = 0
-        while k < readySet.readyCount {
-            let index = readySet.ready(k).data
-            k += 1
-            switch slots[Int(index)] {
-            case .control:
-                if !ending { beginEnding("stopped") }
-            case .hotplug:
-                checkHotplug()
-            case .member(let i):
-                guard i < members.count else { continue }
-                try read(member: i)
-            case .watcher(let token):
-                // A handler may have unwatched this one (or others) meanwhile.
-                guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
-                ranHandler = true
-                try watcher.handler()
+    /// What the drain read while the caller was busy, a buffer's worth at a time into each
+    /// device's queue once it is empty (so the earliest frame across devices is always queued).
+    private func takeBacklogs() throws {
+        var left = false
+        var i = 0
+        while i < members.count {
+            if members[i].device.reader.hasBacklog {
+                if !members[i].hasQueued, members[i].endReason == nil { try read(member: i) }
+                if members[i].device.reader.hasBacklog { left = true }
             }
+            i += 1
         }
-        return ranHandler
+        if !left { drain.backlogTaken() }
     }
 
     /// One read of a device the wait said is ready, and the frames it completes.
@@ -375,7 +364,7 @@ public final class LiveDeviceSet {
         guard members[i].endReason == nil else { return }
         members[i].endReason = reason
         if let cancel = members[i].device.end(reason) { members[i].queue.append(cancel) }
-        waitIsStale = true
+        loop.sourceChanged()
     }
 
     /// The queued frame with the earliest timestamp (ties: the first device), tagged; members
@@ -426,7 +415,7 @@ public final class LiveDeviceSet {
     /// back.
     private func remove(member i: Int) {
         let member = members.remove(at: i)
-        waitIsStale = true
+        loop.sourceChanged()
         member.device.close()
         let reason = member.endReason ?? lastReason
         guard !ending else { return }
@@ -450,36 +439,6 @@ public final class LiveDeviceSet {
         if goesOn { diagnostics?("motionscript: \(member.node): \(reason); its pointers are cancelled, the others go on") }
         if member.byPath, !members.contains(where: { $0.byPath }), pathsOpened > 0 {
             beginEnding(reason)
-        }
-    }
-
-    private func setUpWait() throws {
-        slots.removeAll(keepingCapacity: true)
-        var entries: [(fd: Int32, events: Int16, data: UInt64)] = []
-        func add(_ fd: Int32, _ events: Int16, _ slot: Slot) {
-            entries.append((fd, events, UInt64(slots.count)))
-            slots.append(slot)
-        }
-        add(control.wakeFileDescriptor, Int16(POLLIN), .control)
-        if inotify >= 0 { add(inotify, Int16(POLLIN), .hotplug) }
-        for (i, member) in members.enumerated() where member.endReason == nil {
-            add(member.device.reader.fileDescriptor, Int16(POLLIN), .member(i))
-        }
-        for watcher in watchers { add(watcher.fd, watcher.events, .watcher(watcher.token)) }
-        waitIsStale = false
-        // A watched descriptor closed without being unwatched is found here, when the wait is
-        // set up (the kernel drops a closed descriptor from the ready list without a word).
-        for data in try readySet.reset(entries) {
-            switch slots[Int(data)] {
-            case .watcher(let token):
-                guard let watcher = watchers.first(where: { $0.token == token }) else { continue }
-                unwatch(token)
-                diagnostics?("motionscript: descriptor \(watcher.fd) was closed without being unwatched; no longer waited on")
-            case .member(let i):
-                if i < members.count { endMember(i, "device closed") }
-            case .control, .hotplug:
-                continue
-            }
         }
     }
 
@@ -531,4 +490,39 @@ public final class LiveDeviceSet {
         }
         return true
     }
+}
+
+/// The set's side of its loop: its devices and hotplug watch in the loop's one wait, handed back
+/// by tag (hotplug -1, members by index).
+extension LiveDeviceSet: EventSource {
+    public func descriptors(into entries: inout [(fd: Int32, events: Int16, tag: Int)]) {
+        if inotify >= 0 { entries.append((inotify, Int16(POLLIN), -1)) }
+        for (i, member) in members.enumerated() where member.endReason == nil {
+            entries.append((member.device.reader.fileDescriptor, Int16(POLLIN), i))
+        }
+        drain.setReaders(members.filter { $0.endReason == nil }.map(\.device.reader))
+    }
+
+    /// Reads a readable device once and queues its frames, or notices hotplug.
+    @inline(__always)
+    public func ready(tag: Int) throws {
+        if tag < 0 {
+            checkHotplug()
+        } else if tag < members.count {
+            try read(member: tag)
+        }
+    }
+
+    public func closed(tag: Int) {
+        if tag >= 0, tag < members.count { endMember(tag, "device closed") }
+    }
+
+    public func stopRequested() {
+        if !ending { beginEnding("stopped") }
+    }
+
+    /// A handler may take long (a control request reloading a plugin, a focus change reaching
+    /// every plugin): the devices are the drain's meanwhile.
+    public func handlerWillRun() { drain.leave(handingFrame: true) }
+    public func handlerDidRun() { drain.enter() }
 }

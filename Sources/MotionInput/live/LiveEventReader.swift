@@ -47,6 +47,16 @@ public final class LiveEventReader {
     private var start = 0
     private var end = 0
     private var closed = false
+    /// Bytes the drain thread read while the host was busy (`InputDrain`), older than anything
+    /// still in the descriptor: `fill()` takes them first. Allocated at the first drain.
+    private var backlog: UnsafeMutableRawPointer?
+    private var backlogStart = 0
+    private var backlogEnd = 0
+    /// The drain stops reading this source (it ended, or a read failed): the host's own read
+    /// finds out why.
+    private var drainStopped = false
+    /// The most a backlog holds: 8,192 events, a second or more of a touchpad with every finger down.
+    static let backlogCapacity = InputEventRecord.rawSize * 8192
 
     /// Write any byte here to make a pending poll return and end reading; safe from a signal handler
     /// (`write(2)` is async-signal-safe), e.g. keep it in a global and write to it on SIGINT/SIGTERM.
@@ -131,6 +141,7 @@ public final class LiveEventReader {
     deinit {
         close()
         buffer.deallocate()
+        backlog?.deallocate()
     }
 
     static func openMessage(_ e: Int32, path: String) -> String {
@@ -174,6 +185,10 @@ public final class LiveEventReader {
                 return .event(event)
             }
             compact()
+            if backlogEnd != backlogStart {
+                takeBacklog()
+                continue
+            }
             var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             let rc = pollWait(&fds, seconds: deadline.map { $0 - Self.now() })
@@ -239,6 +254,10 @@ public final class LiveEventReader {
             return .end(reason)
         }
         compact()
+        if backlogEnd != backlogStart {
+            takeBacklog()
+            return .data
+        }
         while true {
             let n = read(fileDescriptor, buffer + end, bufferSize - end)
             if n > 0 {
@@ -255,6 +274,57 @@ public final class LiveEventReader {
             default: throw InputError(file: path, "read error: \(String(cString: strerror(e)))")
             }
         }
+    }
+
+    /// Whether bytes the drain read wait in the backlog.
+    var hasBacklog: Bool { backlogEnd != backlogStart }
+
+    /// Moves what fits of the backlog into the buffer (after `compact()`).
+    private func takeBacklog() {
+        let n = min(bufferSize - end, backlogEnd - backlogStart)
+        (buffer + end).copyMemory(from: backlog! + backlogStart, byteCount: n)
+        end += n
+        backlogStart += n
+        if backlogStart == backlogEnd { (backlogStart, backlogEnd) = (0, 0) }
+    }
+
+    /// What one `drainIntoBacklog()` did.
+    enum Drain: Equatable {
+        case nothing
+        case took
+        /// Took what fitted; the backlog is full, the rest stays in the kernel.
+        case full
+    }
+
+    /// The drain thread's read (`InputDrain`, while the host is busy and holds none of this
+    /// reader's state): everything the descriptor has now, appended to the backlog, up to its
+    /// capacity. Never waits; stops at the end of the source or an error, which it leaves for
+    /// the host's own read to find.
+    func drainIntoBacklog() -> Drain {
+        guard !closed, endReason == nil, !drainStopped else { return .nothing }
+        if backlog == nil { backlog = .allocate(byteCount: Self.backlogCapacity, alignment: 8) }
+        let storage = backlog!
+        if backlogStart > 0 {
+            let kept = backlogEnd - backlogStart
+            if kept > 0 { storage.copyMemory(from: storage + backlogStart, byteCount: kept) }
+            (backlogStart, backlogEnd) = (0, kept)
+        }
+        var took = false
+        while backlogEnd < Self.backlogCapacity {
+            let n = read(fileDescriptor, storage + backlogEnd, Self.backlogCapacity - backlogEnd)
+            if n > 0 {
+                backlogEnd += n
+                took = true
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            // EAGAIN: all read. End of file (or a FIFO without a writer yet, which reads as
+            // one), an error: left for the host's next read, which sees it too; after an error
+            // the drain stops reading this source.
+            if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK { drainStopped = true }
+            return took ? .took : .nothing
+        }
+        return .full
     }
 
     /// Moves the bytes of an incomplete event to the front of the buffer.
@@ -307,6 +377,12 @@ public final class LiveEventReader {
             }
         }
         count()
+        // What the drain read is older still.
+        while backlogEnd != backlogStart {
+            compact()
+            takeBacklog()
+            count()
+        }
         var budget = 65536
         while budget > 0, endReason == nil {
             compact()
@@ -324,6 +400,7 @@ public final class LiveEventReader {
         let stray = end - start
         if stray > 0 { reason += " (\(stray) bytes of an incomplete event dropped)" }
         endReason = reason
+        (backlogStart, backlogEnd) = (0, 0)
         return .end(reason)
     }
 
