@@ -92,11 +92,11 @@ final class HostileClientTests: XCTestCase {
         defer { close(feed) }
         let set = try LiveDeviceSet(selectors: [.path(device)])
         defer { set.close() }
-        var tokens: [Int32: WatchToken] = [:]
+        var tokens: [Int32: EventLoop.Registration] = [:]
         func sync() {
             let wanted = Set(server.descriptors)
-            for (fd, token) in tokens where !wanted.contains(fd) { set.unwatch(token); tokens[fd] = nil }
-            for fd in wanted where tokens[fd] == nil { tokens[fd] = set.watch(fd: fd) { server.service(fd) } }
+            for (fd, token) in tokens where !wanted.contains(fd) { set.loop.unregister(token); tokens[fd] = nil }
+            for fd in wanted where tokens[fd] == nil { tokens[fd] = set.loop.register(fd: fd) { server.service(fd) } }
         }
         server.onDescriptorsChanged = sync
         sync()
