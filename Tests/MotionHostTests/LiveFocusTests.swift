@@ -63,7 +63,7 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: motionscriptBinary)
         process.arguments = ["daemon", plugins.path, "--device", fifo, "--socket", control, "--dry-run"]
-        process.environment = ["SWAYSOCK": sway.path, "PATH": "/usr/bin:/bin"]
+        process.environment = Self.environment(["SWAYSOCK": sway.path])
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -76,14 +76,16 @@ import Glibc
         defer { close(client) }
         let tree = #"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"foot","name":"~","pid":5}]}"#
         let reply = swayMessage(type: 4, tree) + swayMessage(type: 2, #"{"success":true}"#)
-        _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         // The app line means the daemon knows the focus.
         #expect(read(out.fileHandleForReading.fileDescriptor, lines: 2).contains(#"{"t":0,"app":{"id":"foot","title":"~","pid":5}}"#))
         let json = try runMotionscript(["ctl", "--socket", control, "status", "--json"])
         let text = try runMotionscript(["ctl", "--socket", control, "status"])
         _ = try runMotionscript(["ctl", "--socket", control, "stop"])
-        process.waitUntilExit()
+        // Read to its end before waiting: a daemon that writes more than a pipe holds (the
+        // sanitizer's report at exit) would otherwise wait for us as we wait for it.
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
         #expect(stderr.contains("motionscript: focus from sway (SWAYSOCK is set)\n"), "\(stderr)")
         #expect(json.stdout.contains(#""focus":{"app":{"id":"foot","pid":5,"title":"~"},"connected":true,"known":true,"provider":"sway","reason":"SWAYSOCK is set"}"#),
                 "\(json.stdout)")
@@ -114,7 +116,7 @@ import Glibc
         process.executableURL = URL(fileURLWithPath: motionscriptBinary)
         process.arguments = ["run", "focus.lua", "--device", fifo, "--app-provider", "sway"]
         process.currentDirectoryURL = folder
-        process.environment = ["SWAYSOCK": socketPath, "PATH": "/usr/bin:/bin"]
+        process.environment = Self.environment(["SWAYSOCK": socketPath])
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -125,11 +127,11 @@ import Glibc
         defer { close(client) }
         let tree = #"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"foot","name":"~","pid":5}]}"#
         let reply = swayMessage(type: 4, tree) + swayMessage(type: 2, #"{"success":true}"#)
-        _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         // The focus at connection leaves at once, with no input to carry it out.
         let first = read(out.fileHandleForReading.fileDescriptor, lines: 2)
         let event = swayMessage(type: 0x8000_0003, #"{"change":"focus","container":{"app_id":"firefox","name":"Home","focused":true}}"#)
-        _ = event.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        _ = event.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         let second = read(out.fileHandleForReading.fileDescriptor, lines: 2)
         close(device)
         process.waitUntilExit()
@@ -143,5 +145,15 @@ import Glibc
             {"t":0,"name":"focus","value":"Home"}
 
             """)
+    }
+
+    /// The daemon's environment: the sway socket, PATH, and the sanitizers' options of the test's
+    /// own (under `scripts/test --sanitize address` a child without them checked for leaks at
+    /// exit, and its report filled the pipe nobody read yet: the suite hung).
+    static func environment(_ variables: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("ASAN_") || $0.key.hasPrefix("LSAN_") }
+        environment["PATH"] = "/usr/bin:/bin"
+        environment.merge(variables) { $1 }
+        return environment
     }
 }
