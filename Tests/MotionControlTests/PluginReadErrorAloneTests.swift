@@ -7,9 +7,10 @@ import Glibc
 
 /// A plugin that cannot be read says why in the system's words, with the errno's name: when
 /// control clients or commands had taken the descriptors, it said "The operation could not be
-/// completed. (NSCocoaErrorDomain error 256.)". (An XCTest: these run one at a time, so
-/// lowering the process's descriptor limit reaches no other test.)
-final class PluginReadErrorTests: XCTestCase {
+/// completed. (NSCocoaErrorDomain error 256.)". Run alone (`scripts/test`: *AloneTests):
+/// it lowers the process's descriptor limit, which the Swift Testing tests running beside the
+/// XCTest ones would meet.
+final class PluginReadErrorAloneTests: XCTestCase {
     func testAReadFailingForWantOfDescriptorsNamesEMFILE() throws {
         let folder = NSTemporaryDirectory() + "read-error-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
