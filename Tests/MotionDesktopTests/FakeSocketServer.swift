@@ -53,7 +53,7 @@ final class FakeSocketServer {
     }
 
     func send(_ fd: Int32, _ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// The compositor exits: every connection and the listening socket close.

@@ -83,7 +83,7 @@ import Glibc
             let bytes = Array(text.utf8)
             var done = 0
             while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(client, $0.baseAddress! + done, bytes.count - done) }
+                let n = bytes.withUnsafeBytes { send(client, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
                 if n <= 0 { break }
                 done += n
             }
