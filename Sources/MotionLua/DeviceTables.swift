@@ -19,6 +19,14 @@ final class DeviceTables {
     /// forgotten (their references dropped), so a host running for months stays flat.
     static let limit = 64
 
+    /// Room for a few devices made with the Lua state, at load: the first event would otherwise
+    /// grow the dictionary, and instantiate its storage's type in the Swift runtime (some 24,000
+    /// instructions, docs/performance.md "The first frames"), on the per-frame path.
+    init() { tables.reserveCapacity(4) }
+
+    /// The devices `tables` holds without growing (tests).
+    var reservedDevices: Int { tables.capacity }
+
     /// The registry references of the key "device" and of `device`'s table in `L`; nil when
     /// the stack has no room to make them (the caller then builds the table the slow way).
     /// `refs(for:in:)` for the device of `e`, both LUA_NOREF for a pointer from an event file.

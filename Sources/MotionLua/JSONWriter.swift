@@ -24,6 +24,10 @@ public struct JSONWriter: ~Copyable {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
         names = NameCache()
+        // The table of powers of ten is made here, when outputs are set up, not by the first
+        // number with decimals a gesture prints (some 11,000 instructions on that frame:
+        // docs/performance.md "The first frames").
+        _ = Self.powersOfTen.count
     }
 
     deinit { base.deallocate() }

@@ -124,13 +124,17 @@ struct DaemonCommand: ParsableCommand {
             // nobody reads yet. Without /dev/uinput access (the usual state right after
             // installing) the daemon runs all the same: plugins that only launch commands work,
             // and every key or mouse action tries again, failing as its plugin's error
-            // (docs/desktop.md).
-            do {
-                try options.actions.openDevice()
-            } catch let error as ActionError {
-                StandardError.line("motionscript: warning: no virtual keyboard and mouse yet (each key or mouse action tries again): \(error.message)")
+            // (docs/desktop.md). Live, after the control socket is taken: a second daemon (an
+            // autostart entry launched again) makes no device and says nothing but why it ends.
+            func openVirtualDevice() throws {
+                do {
+                    try options.actions.openDevice()
+                } catch let error as ActionError {
+                    StandardError.line("motionscript: warning: no virtual keyboard and mouse yet (each key or mouse action tries again): \(error.message)")
+                }
             }
             if let events {
+                try openVirtualDevice()
                 let source = try Runner.openEvents(path: events, options: options.input)
                 let proxy = live.proxy ? { (host: PluginHost) in
                     try ProxyReplay(source: source, eventsPath: events, outputPath: live.proxyOutput,
@@ -154,6 +158,7 @@ struct DaemonCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
                 defer { service.close() }
+                try openVirtualDevice()
                 if notify { service.notifyOnFailure(searchPath: getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin") }
                 service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
                                                    input: options.input)

@@ -1,6 +1,6 @@
 import XCTest
 import MotionControl
-import MotionDaemon
+@testable import MotionDaemon
 import MotionGestures
 
 final class EmergencyGestureTests: XCTestCase {
@@ -19,6 +19,17 @@ final class EmergencyGestureTests: XCTestCase {
         // Again after every finger lifted: fires at the lift when no event came in between.
         XCTAssertFalse(g.observe(frame(10, .down, ids: [1, 2, 3, 4, 5])))
         XCTAssertTrue(g.observe(frame(13.5, .up, ids: [1, 2, 3, 4, 5])))
+    }
+
+    /// Warmed at the daemon's start (docs/performance.md "The first frames"): room for 16 fingers
+    /// is made with the gesture, so the first frame grows nothing (was: capacity 0, grown at the
+    /// first finger down, with the Swift runtime's first look-up of the array's storage type).
+    func testRoomForSixteenFingersIsMadeAtInitNotAtTheFirstFrame() {
+        var g = EmergencyGesture()
+        XCTAssertGreaterThanOrEqual(g.reservedFingers, 16)
+        let reserved = g.reservedFingers
+        XCTAssertFalse(g.observe(frame(0, .down, ids: Array(1...16))))
+        XCTAssertEqual(g.reservedFingers, reserved)
     }
 
     func testMovingFourOrSixFingersDoNotFire() {

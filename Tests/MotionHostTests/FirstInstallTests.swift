@@ -117,4 +117,39 @@ import Testing
         #expect(r.stderr.contains("motionscript: warning: no virtual keyboard and mouse yet (each key or mouse action tries again): cannot open \(uinput) for the virtual keyboard and mouse: No such file or directory"), "\(r.stderr)")
         #expect(errors.allSatisfy { $0.hasSuffix("motion.keys: cannot open \(uinput) for the virtual keyboard and mouse: No such file or directory (as said when it first failed; see there, or docs/desktop.md)") }, "\(r.stderr)")
     }
+
+    /// An autostart entry launched twice (a session restarted, the entry and the service both):
+    /// the second daemon finds the socket taken before it makes a virtual keyboard and mouse
+    /// (the desktop would see one appear and go) and says only why it ends, with exit 1. Was: the
+    /// device made first, and without /dev/uinput access a warning about it before the reason.
+    @Test func aSecondDaemonSaysOnlyThatAnotherServesTheSocket() throws {
+        let folder = makeTemporaryFolder("second")
+        let fifo = folder.appendingPathComponent("device").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let control = "/tmp/ms-second-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        defer { unlink(control) }
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: motionscriptBinary)
+        first.arguments = ["daemon", folder.path, "--device", fifo, "--socket", control, "--dry-run"]
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // A device that sends nothing (read-write: opening it does not wait for the daemon).
+        let device = open(fifo, O_RDWR | O_CLOEXEC)
+        defer { close(device) }
+        var answered = false
+        for _ in 0..<500 where !answered {
+            answered = try runMotionscript(["ctl", "--socket", control, "status"]).status == 0
+            if !answered { usleep(10_000) }
+        }
+        #expect(answered)
+        let uinput = folder.path + "/no-such-folder/uinput"
+        let second = try runMotionscript(["daemon", folder.path, "--device", fifo, "--socket", control, "--uinput", uinput])
+        _ = try runMotionscript(["ctl", "--socket", control, "stop"])
+        first.waitUntilExit()
+        #expect(second.status == 1)
+        #expect(second.stderr == "error: another motionscript daemon (process \(first.processIdentifier)) already serves \(control); stop it first (motionscript ctl --socket \(control) stop) or choose another --socket\n",
+                "\(second.stderr)")
+    }
 }
+

@@ -26,7 +26,13 @@ public struct EmergencyGesture {
     private var stillSince: Double?
     private var fired = false
 
-    public init() {}
+    /// Room for `linearLimit` fingers made here, at the daemon's start: the first frame would
+    /// otherwise grow the array, and instantiate its storage's type in the Swift runtime (some
+    /// 11,000 instructions, docs/performance.md "The first frames"), on the per-frame path.
+    public init() { few.reserveCapacity(Self.linearLimit) }
+
+    /// The fingers `few` holds without growing (tests).
+    var reservedFingers: Int { few.capacity }
 
     private var count: Int { many?.count ?? few.count }
 

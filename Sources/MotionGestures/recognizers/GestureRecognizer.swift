@@ -125,7 +125,13 @@ open class GestureRecognizer {
         lifted.reserveCapacity(10)
         appRejected.reserveCapacity(10)
         advancesWithTime = decidesOnTime
+        // The Swift runtime looks up the type `RecognizerReason?` by its mangled name the first
+        // time one is destroyed, at the first recognition (some 9,000 instructions on that
+        // frame): done here, at setup (docs/performance.md "The first frames").
+        _ = Self.reasonType
     }
+
+    private static let reasonType: Any.Type = RecognizerReason?.self
 
     /// How many pointers the recognizer follows at most.
     open var maximumPointers: Int { Int.max }
