@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLinux
 import MotionGestures
-import MotionScenarios
+import MotionJSON
 
 /// The daemon's end of the control socket (docs/control.md). Non-blocking throughout and served
 /// from the host's one event loop: the loop waits on `descriptors` together with its devices and

@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 
 /// How evemu recordings carry focus changes: a comment line between events,
 /// `# motionscript: {"app":{"id":"firefox","title":"…"}}` (the `app` field as in JSON Lines app

@@ -5,6 +5,7 @@ import MotionHost
 import MotionScenarios
 #if canImport(Glibc)
 import Glibc
+import MotionJSON
 #endif
 
 /// `motionscript ctl COMMAND`: a thin client of a running daemon's control socket

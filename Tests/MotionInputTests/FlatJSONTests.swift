@@ -1,5 +1,6 @@
 import Testing
 @testable import MotionInput
+import MotionJSON
 
 /// The JSON Lines parser converts plain decimals itself (Clinger's fast path); it must agree
 /// with the standard library's correctly rounded conversion to the last bit.
