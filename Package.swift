@@ -105,6 +105,7 @@ let package = Package(
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams", "CLinux"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
+        .testTarget(name: "MotionJSONTests", dependencies: ["MotionJSON"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
         // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.

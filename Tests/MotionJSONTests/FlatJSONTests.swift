@@ -1,6 +1,5 @@
-import Testing
-@testable import MotionInput
 import MotionJSON
+import Testing
 
 /// The JSON Lines parser converts plain decimals itself (Clinger's fast path); it must agree
 /// with the standard library's correctly rounded conversion to the last bit.
