@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
         // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
-        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionJSON", "MotionGestures", "CWaylandServer", "CSDBus"]),
+        .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer", "CSDBus"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
