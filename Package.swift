@@ -52,67 +52,73 @@ let package = Package(
         // sd-bus from libsystemd (Debian: libsystemd-dev), for the KWin and GNOME Shell focus
         // providers' session bus: a header, no code.
         .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // JSON: the one writer (output lines, messages, control answers) and the readers (input
+        // lines in place, parsed values for expected output, the control protocol and the
+        // desktops' replies). Depends on nothing of ours; the per-line writing and reading is
+        // @inlinable, so it specializes where used.
+        .target(name: "MotionJSON", swiftSettings: hotPath),
         // Pure-Swift streams core: no Lua, no I/O.
         .target(name: "MotionStreams", swiftSettings: libraryHotPath),
         // Pointer model, elements, recognizers, gesture sources and operators.
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionGestures", "CLinux"], swiftSettings: hotPath),
+        .target(name: "MotionInput", dependencies: ["MotionGestures", "MotionJSON", "CLinux"], swiftSettings: hotPath),
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions", dependencies: ["CLinux"]),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionJSON", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11, KWin, GNOME Shell), for `apps =`.
-        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel", "CSDBus", "CLinux"]),
+        .target(name: "MotionDesktop", dependencies: ["MotionGestures", "MotionJSON", "CXCB", "CWayland", "CForeignToplevel", "CSDBus", "CLinux"]),
         // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
         // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
         // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionHost", dependencies: ["MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
-        .target(name: "MotionScenarios", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
+        .target(name: "MotionScenarios", dependencies: ["MotionJSON", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
         // `motionscript plot` and `run --plot`: a run's trace drawn as SVG.
-        .target(name: "MotionPlot", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
+        .target(name: "MotionPlot", dependencies: ["MotionJSON", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
         // The control socket: its protocol, the server a host answers through (`ControlTarget`)
         // and the client (`ctl`); the recent lines it keeps for `ctl logs`, with journal priorities.
-        .target(name: "MotionControl", dependencies: ["CLinux", "MotionScenarios", "MotionLua", "MotionGestures"]),
+        .target(name: "MotionControl", dependencies: ["CLinux", "MotionJSON", "MotionGestures"]),
         // `motionscript daemon`: the plugin host (MotionHost/plugins) over a config folder,
         // watched so each plugin reloads alone (loop/); the service around it (service/: the
         // control socket's target, systemd's notify protocol, signals, the unit and the autostart
         // entry, failure notices, the emergency gesture) and the flight recorder (recorder/).
-        .target(name: "MotionDaemon", dependencies: ["CLinux", "MotionControl", "MotionHost", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
+        .target(name: "MotionDaemon", dependencies: ["CLinux", "MotionJSON", "MotionControl", "MotionHost", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
+            dependencies: ["MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams", "CLinux"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
-        .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionJSONTests", dependencies: ["MotionJSON"]),
+        .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
         // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer", "CSDBus"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
-        .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
+        .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

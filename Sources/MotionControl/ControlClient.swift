@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionScenarios
+import MotionJSON
 
 /// `ctl`'s end of the control socket: a blocking connection that sends requests and reads answer
 /// lines.

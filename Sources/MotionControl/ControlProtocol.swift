@@ -1,4 +1,4 @@
-import MotionScenarios
+import MotionJSON
 
 /// The control socket's protocol (docs/control.md): one JSON object per line each way. A request
 /// is `{"id":ID,"command":NAME,…arguments}`; its answer `{"id":ID,"ok":true,…}` or

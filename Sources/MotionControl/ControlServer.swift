@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLinux
 import MotionGestures
-import MotionScenarios
+import MotionJSON
 
 /// The daemon's end of the control socket (docs/control.md). Non-blocking throughout and served
 /// from the host's one event loop: the loop waits on `descriptors` together with its devices and
@@ -204,7 +204,7 @@ public final class ControlServer {
         let first = acceptPause == 0
         acceptPause = first ? Self.firstAcceptPause : min(acceptPause * 2, Self.maxAcceptPause)
         if first {
-            diagnostics?("warning: control socket: cannot accept a client: \(String(cString: strerror(code))) (\(Self.errnoName(code))); waiting \(JSONTextNumber.short(acceptPause)) s before accepting again")
+            diagnostics?("warning: control socket: cannot accept a client: \(String(cString: strerror(code))) (\(Self.errnoName(code))); waiting \(JSONText.number(acceptPause)) s before accepting again")
         }
         // Without a timer (none could be made at start), the listener stays.
         guard acceptTimer >= 0 else { return }

@@ -1,5 +1,5 @@
 import MotionGestures
-import MotionScenarios
+import MotionJSON
 
 /// What the control socket drives: the plugin host. Every call comes on the host's loop thread
 /// (the server is served from that loop), so an implementation needs no locks. A call that

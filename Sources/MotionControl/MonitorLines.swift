@@ -1,5 +1,5 @@
 import MotionGestures
-import MotionScenarios
+import MotionJSON
 
 /// What `ctl monitor` prints for each line of its subscription: an output line byte for byte as
 /// the daemon wrote it (`{"id":ID,"line":LINE}` → LINE), a recognizer's change as one readable

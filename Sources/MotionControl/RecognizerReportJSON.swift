@@ -1,5 +1,5 @@
 import MotionGestures
-import MotionScenarios
+import MotionJSON
 
 /// A recognizer's state change as the control protocol carries it: the object of a
 /// `{"id":…,"recognizerState":{…}}` line (docs/control.md), and back for `ctl monitor`.

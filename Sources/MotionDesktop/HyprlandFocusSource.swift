@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import MotionGestures
+import MotionJSON
 
 /// Hyprland: the event socket `$XDG_RUNTIME_DIR/hypr/$HYPRLAND_INSTANCE_SIGNATURE/.socket2.sock`
 /// (`activewindow>>class,title`). It tells changes only: the focus at connection is asked on
@@ -108,11 +109,11 @@ public final class HyprlandFocusSource: FocusSource {
     }
 
     static func parseActiveWindow(_ reply: [UInt8]) throws -> AppInfo? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any] else {
+        guard let object = try? JSONValue.parse(bytes: reply), case .object = object else {
             throw FocusError("Hyprland's activewindow reply is not a JSON object")
         }
-        guard let className = object["class"] as? String, !className.isEmpty else { return nil }
-        return AppInfo(id: className, className: className, title: object["title"] as? String,
-                       pid: (object["pid"] as? NSNumber)?.intValue)
+        guard let className = object["class"]?.stringValue, !className.isEmpty else { return nil }
+        return AppInfo(id: className, className: className, title: object["title"]?.stringValue,
+                       pid: object["pid"]?.integerValue)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MotionGestures
+import MotionJSON
 
 /// sway and i3 over their IPC socket (`$SWAYSOCK`, or `$I3SOCK`): GET_TREE for the focus at
 /// connection, then SUBSCRIBE ["window"] for its changes (`focus`, the focused window's `title`,
@@ -47,15 +48,15 @@ public final class SwayFocusSource: FocusSource {
     /// The focus a message tells, if it tells one: `.some(nil)` for no window focused.
     static func focus(in message: (type: UInt32, payload: [UInt8])) throws -> AppInfo??  {
         guard message.type == SwayIPC.getTree || message.type == SwayIPC.windowEvent else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else {
+        guard let object = try? JSONValue.parse(bytes: message.payload), case .object = object else {
             throw FocusError("sway sent JSON that is not an object")
         }
         if message.type == SwayIPC.getTree {
             guard let focused = focusedNode(in: object) else { return .some(nil) }
             return .some(isWindow(focused) ? app(of: focused) : nil)
         }
-        guard let change = object["change"] as? String, let container = object["container"] as? [String: Any] else { return nil }
-        let isFocused = container["focused"] as? Bool ?? false
+        guard let change = object["change"]?.stringValue, let container = object["container"], case .object = container else { return nil }
+        let isFocused = container["focused"]?.boolValue ?? false
         switch change {
         case "focus": return .some(app(of: container))
         case "title" where isFocused: return .some(app(of: container))
@@ -65,29 +66,29 @@ public final class SwayFocusSource: FocusSource {
     }
 
     /// The node with `"focused": true` (a window, or a workspace with none).
-    static func focusedNode(in node: [String: Any]) -> [String: Any]? {
-        if node["focused"] as? Bool == true { return node }
+    static func focusedNode(in node: JSONValue) -> JSONValue? {
+        if node["focused"]?.boolValue == true { return node }
         for key in ["nodes", "floating_nodes"] {
-            for child in node[key] as? [[String: Any]] ?? [] {
+            for child in node[key]?.arrayValue ?? [] where child.isObject {
                 if let found = focusedNode(in: child) { return found }
             }
         }
         return nil
     }
 
-    static func isWindow(_ node: [String: Any]) -> Bool {
-        let type = node["type"] as? String
+    static func isWindow(_ node: JSONValue) -> Bool {
+        let type = node["type"]?.stringValue
         return type == "con" || type == "floating_con"
     }
 
-    static func app(of container: [String: Any]) -> AppInfo? {
-        let properties = container["window_properties"] as? [String: Any]
-        let className = properties?["class"] as? String
-        let instance = properties?["instance"] as? String
-        guard let id = (container["app_id"] as? String).flatMap({ $0.isEmpty ? nil : $0 }) ?? className ?? instance else {
+    static func app(of container: JSONValue) -> AppInfo? {
+        let properties = container["window_properties"]
+        let className = properties?["class"]?.stringValue
+        let instance = properties?["instance"]?.stringValue
+        guard let id = container["app_id"]?.stringValue.flatMap({ $0.isEmpty ? nil : $0 }) ?? className ?? instance else {
             return nil
         }
-        return AppInfo(id: id, className: className, instance: instance, title: container["name"] as? String,
-                       pid: (container["pid"] as? NSNumber)?.intValue)
+        return AppInfo(id: id, className: className, instance: instance, title: container["name"]?.stringValue,
+                       pid: container["pid"]?.integerValue)
     }
 }

@@ -1,3 +1,4 @@
+import MotionJSON
 import MotionLua
 
 extension ScriptError {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLuaShim
+import MotionJSON
 import MotionLua
 import MotionStreams
 

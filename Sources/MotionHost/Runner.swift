@@ -4,6 +4,7 @@ import MotionInput
 import MotionLua
 #if canImport(Glibc)
 import Glibc
+import MotionJSON
 #endif
 
 /// What `motionscript run` does: load the script (setup), then feed every frame of the input

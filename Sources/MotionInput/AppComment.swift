@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 
 /// How evemu recordings carry focus changes: a comment line between events,
 /// `# motionscript: {"app":{"id":"firefox","title":"…"}}` (the `app` field as in JSON Lines app
@@ -33,34 +34,28 @@ public enum AppComment {
 
     /// The app as JSON: the fields it has, id first.
     static func json(_ app: AppInfo?) -> String {
-        guard let app else { return "null" }
-        var fields = ["\"id\":" + string(app.id)]
-        if let c = app.className { fields.append("\"class\":" + string(c)) }
-        if let i = app.instance { fields.append("\"instance\":" + string(i)) }
-        if let t = app.title { fields.append("\"title\":" + string(t)) }
-        if let p = app.pid { fields.append("\"pid\":\(p)") }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    private static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        JSONText.text { writer in
+            guard let app else { return writer.raw("null") }
+            writer.raw("{\"id\":")
+            writer.string(app.id)
+            if let c = app.className {
+                writer.raw(",\"class\":")
+                writer.string(c)
             }
+            if let i = app.instance {
+                writer.raw(",\"instance\":")
+                writer.string(i)
+            }
+            if let t = app.title {
+                writer.raw(",\"title\":")
+                writer.string(t)
+            }
+            if let p = app.pid {
+                writer.raw(",\"pid\":")
+                writer.integer(Int64(p))
+            }
+            writer.byte(125)
         }
-        return out + "\""
     }
 }
 

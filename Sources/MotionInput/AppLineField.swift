@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 
 /// The `app` field of a JSON Lines app line: `{"id":"firefox","class":…,"instance":…,
 /// "title":…,"pid":…}` (only `id` required; a lone `class` stands for it), a name alone

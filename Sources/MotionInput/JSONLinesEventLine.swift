@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 
 /// The fields of one JSON Lines event, before the reader's checks (id an integer, time order).
 struct JSONLinesFields: Equatable {

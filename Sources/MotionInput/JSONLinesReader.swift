@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 
 /// Reads the JSON Lines event format: one pointer change a line,
 /// `{"t":0.0,"id":1,"phase":"down","x":100,"y":200}`; lines with equal `t` form one frame.

@@ -1,3 +1,4 @@
+import MotionJSON
 import MotionStreams
 
 /// Action lines: what a script made the desktop do, one output line per action, so a

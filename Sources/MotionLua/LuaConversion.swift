@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import MotionGestures
+import MotionJSON
 import MotionStreams
 
 /// Moves values between Lua and Swift. Points are Lua tables `{x=, y=}`; gesture values are

@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import MotionGestures
+import MotionJSON
 import MotionStreams
 
 /// One script's world: a Lua state with the `motion` module, the recognizers, properties and

@@ -1,6 +1,7 @@
 import MotionGestures
 import MotionHost
 import MotionInput
+import MotionJSON
 import MotionLua
 import MotionStreams
 

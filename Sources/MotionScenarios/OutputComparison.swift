@@ -1,3 +1,4 @@
+import MotionJSON
 /// Compares a scenario's output lines with the expected ones: each line parsed as JSON and
 /// compared structurally (key order does not matter), numbers within a tolerance, so output
 /// that prints the same doubles differently, or drifts in the last bits, still matches.

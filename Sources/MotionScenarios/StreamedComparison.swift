@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MotionJSON
 #endif
 
 /// Compares a scenario's output with its expected file while the output arrives, by the rules

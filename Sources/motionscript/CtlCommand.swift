@@ -5,6 +5,7 @@ import MotionHost
 import MotionScenarios
 #if canImport(Glibc)
 import Glibc
+import MotionJSON
 #endif
 
 /// `motionscript ctl COMMAND`: a thin client of a running daemon's control socket
@@ -202,7 +203,7 @@ struct CtlRecord: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard last > 0 else { throw ValidationError("--last must be > 0 seconds, got \(last)") }
+        try OptionChecks.seconds("--last", last)
     }
 
     func run() throws {
@@ -229,7 +230,7 @@ struct CtlScenario: ParsableCommand {
     var output: String = "."
 
     func validate() throws {
-        guard last > 0 else { throw ValidationError("--last must be > 0 seconds, got \(last)") }
+        try OptionChecks.seconds("--last", last)
         guard !name.isEmpty, !name.contains("/") else { throw ValidationError("the scenario's name may not be empty or contain '/'") }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import MotionActions
 import MotionControl
 import MotionDaemon
@@ -51,19 +51,13 @@ struct DaemonCommand: ParsableCommand {
 
     func validate() throws {
         if notify && events != nil { throw ValidationError("--notify is for live input (a replay's failures are its exit status)") }
-        guard flightRecorder >= 0, flightRecorder.isFinite else { throw ValidationError("--flight-recorder must be >= 0 seconds, got \(flightRecorder)") }
+        try OptionChecks.seconds("--flight-recorder", flightRecorder, zeroMeans: "off")
         try OptionChecks.timeout(timeout)
         try OptionChecks.memory(memory)
-        if events != nil && !live.device.isEmpty { throw ValidationError("use --events or --device, not both") }
+        try OptionChecks.oneInput(events: events, devices: live.device)
         try live.validate(live: events == nil)
         try OptionChecks.app(app)
-        if let appProvider {
-            guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
-            }
-            if events != nil { throw ValidationError("--app-provider is for live input (a replay's focused application comes from its app lines or --app)") }
-            if app != nil { throw ValidationError("use --app or --app-provider, not both") }
-        }
+        try OptionChecks.appProvider(appProvider, live: events == nil, app: app)
     }
 
     /// Live input when no --events: the devices asked for, or touchpads and touchscreens.

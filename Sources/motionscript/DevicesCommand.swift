@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionInput
+import MotionJSON
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,10 +28,10 @@ struct DevicesCommand: ParsableCommand {
             : InputDeviceList.parse((try? String(contentsOfFile: procFile, encoding: .utf8)) ?? "")
         if json {
             for device in devices {
-                var object: [String: Any] = ["node": device.eventNode ?? NSNull(), "kind": device.kind.rawValue, "name": device.name]
-                if device.isProxyClone { object["clone"] = true }
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                var object: [String: JSONValue] = ["node": device.eventNode.map(JSONValue.string) ?? .null,
+                                                   "kind": .string(device.kind.rawValue), "name": .string(device.name)]
+                if device.isProxyClone { object["clone"] = .bool(true) }
+                print(JSONValue.object(object).jsonText)
             }
             return
         }

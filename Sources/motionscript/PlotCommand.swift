@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import MotionHost
-import MotionPlot
 import MotionInput
 import MotionLua
+import MotionPlot
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +44,7 @@ struct PlotCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard FileManager.default.isReadableFile(atPath: script) else { throw ValidationError("cannot read the script \(script)") }
+        try OptionChecks.script(script)
         if let from, !from.isFinite { throw ValidationError("--from must be a finite number of seconds, got \(from)") }
         if let to, !to.isFinite { throw ValidationError("--to must be a finite number of seconds, got \(to)") }
         if let from, let to, to <= from { throw ValidationError("--to (\(plotSeconds(to))) must be after --from (\(plotSeconds(from)))") }

@@ -31,9 +31,7 @@ struct RecordCommand: ParsableCommand {
 
     func validate() throws {
         _ = try InputOptions.parse(surface: nil, axes: axes)
-        if let appProvider, !FocusProviderChoice.names.contains(appProvider) {
-            throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
-        }
+        try OptionChecks.appProvider(appProvider, live: true)
     }
 
     /// A path as given, or the node of the first device a selector matches.

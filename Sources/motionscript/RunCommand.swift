@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import MotionActions
 import MotionDesktop
 import MotionHost
@@ -52,15 +52,11 @@ struct RunCommand: ParsableCommand {
     var scriptArguments: [String] = []
 
     func validate() throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: script, isDirectory: &isDirectory), !isDirectory.boolValue,
-              FileManager.default.isReadableFile(atPath: script) else {
-            throw ValidationError("cannot read the script \(script)")
-        }
+        try OptionChecks.script(script)
         if let problem = SwappedArguments.problem(script: script, events: events) { throw ValidationError(problem) }
         try OptionChecks.timeout(timeout)
         try OptionChecks.memory(memory)
-        if events != nil && !device.isEmpty { throw ValidationError("use --events or --device, not both") }
+        try OptionChecks.oneInput(events: events, devices: device)
         try live.validate(live: !device.isEmpty)
         if live.proxy && watch { throw ValidationError("--proxy replays the events once: use it without --watch") }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
@@ -70,13 +66,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--watch replays the events on every reload, and \(events) is a pipe or device that can be read only once: save it to a file first")
         }
         try OptionChecks.app(app)
-        if let appProvider {
-            guard FocusProviderChoice.names.contains(appProvider) else {
-                throw ValidationError("--app-provider must be \(FocusProviderChoice.namesText), got \(appProvider)")
-            }
-            if device.isEmpty { throw ValidationError("--app-provider needs --device (a replay's focused application comes from its app lines or --app)") }
-            if app != nil { throw ValidationError("use --app or --app-provider, not both") }
-        }
+        try OptionChecks.appProvider(appProvider, live: !device.isEmpty, app: app)
         if act && sandbox { throw ValidationError("--act performs actions, which a sandboxed script may not: use one or the other") }
     }
 

@@ -1,4 +1,5 @@
 import MotionControl
+import MotionJSON
 import MotionScenarios
 
 /// `ctl status` for people: one line for the daemon, one per plugin, one per device.

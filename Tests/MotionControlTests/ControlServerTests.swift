@@ -1,8 +1,9 @@
-import XCTest
 import MotionControl
 import MotionScenarios
+import XCTest
 #if canImport(Glibc)
 import Glibc
+import MotionJSON
 #endif
 
 final class ControlServerTests: XCTestCase {

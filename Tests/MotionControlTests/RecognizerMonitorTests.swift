@@ -1,11 +1,12 @@
-import XCTest
 import MotionControl
 import MotionDaemon
 import MotionGestures
 import MotionHost
 import MotionScenarios
+import XCTest
 #if canImport(Glibc)
 import Glibc
+import MotionJSON
 #endif
 
 /// `ctl monitor --recognizers` end to end through a real daemon service: the socket, the plugin

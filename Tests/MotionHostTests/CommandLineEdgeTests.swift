@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MotionLua
+import MotionJSON
 
 /// What the command line says when an argument is wrong, and the numbers and times it prints.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineEdgeTests {
@@ -16,7 +17,7 @@ import Testing
             (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "gnome-shell"],
              "error: --app-provider must be sway, hyprland, kwin, gnome, wlroots, x11 or none, got gnome-shell"),
             (["run", "examples/drag.lua", "--app-provider", "sway"],
-             "error: --app-provider needs --device (a replay's focused application comes from its app lines or --app)"),
+             "error: --app-provider is for live input (a replay's focused application comes from its app lines or --app)"),
             (["run", "examples/drag.lua", "--device", "/dev/null", "--app-provider", "sway", "--app", "foot"],
              "error: use --app or --app-provider, not both"),
             (["test", "examples/scenarios", "--app", ""], "error: --app needs an application name"),
@@ -31,6 +32,24 @@ import Testing
             (["run", "examples/drag.lua", "--axes", "0:100:0,0:100"], "error: --axes: the X resolution in '0:100:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"),
             (["daemon", "examples/plugins", "--axes", "0:100:0,0:100"], "error: --axes: the X resolution in '0:100:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"),
             (["record", "--device", "/dev/null", "--axes", "0:100:0,0:100"], "error: --axes: the X resolution in '0:100:0' must be a whole number of units per millimetre above 0, e.g. 0:1200:12"),
+            // --app-provider: one check for run, daemon and record, in the same words.
+            (["daemon", "examples/plugins", "--events", "examples/drag.events.jsonl", "--app-provider", "sway"],
+             "error: --app-provider is for live input (a replay's focused application comes from its app lines or --app)"),
+            (["daemon", "examples/plugins", "--app-provider", "kde"], "error: --app-provider must be sway, hyprland, kwin, gnome, wlroots, x11 or none, got kde"),
+            (["daemon", "examples/plugins", "--app-provider", "sway", "--app", "foot"], "error: use --app or --app-provider, not both"),
+            (["run", "examples/drag.lua", "--events", "examples/drag.events.jsonl", "--device", "/dev/null"], "error: use --events or --device, not both"),
+            (["daemon", "examples/plugins", "--events", "examples/drag.events.jsonl", "--device", "/dev/null"], "error: use --events or --device, not both"),
+            // Seconds are finite wherever an option takes them: `ctl record --last inf` reached the
+            // daemon as "last": null (the writer prints infinity as null).
+            (["ctl", "record", "--socket", "/nonexistent/control.sock", "--last", "inf", "-o", "/nonexistent/x.evemu"],
+             "error: --last must be > 0 seconds, got inf"),
+            (["ctl", "scenario", "x", "--socket", "/nonexistent/control.sock", "--last", "inf"], "error: --last must be > 0 seconds, got inf"),
+            (["ctl", "scenario", "x", "--socket", "/nonexistent/control.sock", "--last", "0"], "error: --last must be > 0 seconds, got 0.0"),
+            (["daemon", "examples/plugins", "--flight-recorder", "inf"], "error: --flight-recorder must be >= 0 seconds (0 = off), got inf"),
+            (["daemon", "examples/plugins", "--flight-recorder", "-1"], "error: --flight-recorder must be >= 0 seconds (0 = off), got -1.0"),
+            // A script argument is a readable file for run and plot alike (plot took a folder for one).
+            (["plot", "examples", "--events", "examples/drag.events.jsonl"], "error: cannot read the script examples"),
+            (["run", "examples"], "error: cannot read the script examples"),
         ]
         for (arguments, message) in cases {
             let r = try runMotionscript(arguments)

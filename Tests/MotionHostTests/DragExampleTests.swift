@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import MotionHost
 import MotionInput
+import MotionJSON
 import MotionLua
+import Testing
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import MotionHost
+import MotionJSON
 import MotionLua
 import MotionStreams
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+import MotionJSON
 import MotionScenarios
+import Testing
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

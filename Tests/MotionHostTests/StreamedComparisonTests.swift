@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MotionScenarios
+import MotionJSON
 
 /// The comparison `motionscript test` makes while output streams in (bytes first, JSON only for
 /// lines that differ, the expected file a chunk at a time) gives exactly what comparing whole

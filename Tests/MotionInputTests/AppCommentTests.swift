@@ -48,6 +48,15 @@ import Glibc
         #expect(changes[2].offset == kitty + 1)
     }
 
+    /// Written by the JSON module's writer since it replaced the comment's own escaping: the
+    /// same bytes as before, control characters as \u00XX.
+    @Test func theCommentIsWrittenAsBefore() throws {
+        let app = AppInfo(id: "a\u{1}\n\\\"é", className: nil, instance: "i", title: nil, pid: -3)
+        let line = AppComment.line(app)
+        #expect(line == #"# motionscript: {"app":{"id":"a\u0001\n\\\"é","instance":"i","pid":-3}}"# + "\n")
+        #expect(AppComment.line(nil) == "# motionscript: {\"app\":null}\n")
+    }
+
     @Test func aMalformedAppCommentIsAnErrorWithItsLine() throws {
         let dir = TempDir()
         let header = EvemuWriter.header(touchscreen(slots: 2))

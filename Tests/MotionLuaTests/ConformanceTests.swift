@@ -1,7 +1,8 @@
-import Testing
 import MotionGestures
 import MotionStreams
+import Testing
 @testable import MotionLua
+import MotionJSON
 
 /// Material Motion's own numbers for `startWith`, `distance(from:)` and `addedTo` streams.
 @Suite struct ConformanceTests {

@@ -1,5 +1,6 @@
 import Foundation
 import MotionGestures
+import MotionJSON
 import MotionLua
 import MotionStreams
 

@@ -5,6 +5,7 @@ import MotionControl
 import MotionHost
 import MotionScenarios
 import MotionInput
+import MotionJSON
 
 /// `ctl scenario NAME`: a misfire made into a regression test. Writes NAME.evemu (the flight
 /// recorder's window), NAME.lua (a scenario script that runs the configuration folder's running
@@ -24,7 +25,7 @@ public struct ScenarioWriter {
     public func script(folder: String, plugins: [String], seconds: Double) -> String {
         // A comment ends at a line break: control bytes in it are escaped as in the strings.
         var lines = declarations.map { "-- " + Self.escaped($0) }
-        lines.append("-- Written by `motionscript ctl scenario`: the plugins of \(Self.escaped(folder)) over \(JSONTextNumber.short(seconds)) s of recorded input.")
+        lines.append("-- Written by `motionscript ctl scenario`: the plugins of \(Self.escaped(folder)) over \(JSONText.number(seconds)) s of recorded input.")
         lines.append("-- Each plugin runs with globals of its own, as the daemon gives each a Lua state of its own.")
         lines.append("local folder = \(luaString(folder))")
         lines.append("package.path = folder .. \"/?.lua;\" .. folder .. \"/?/init.lua;\" .. package.path")

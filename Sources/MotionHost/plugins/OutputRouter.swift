@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 import MotionLua
 
 /// The daemon's one output: every plugin's lines, each tagged `"plugin":"NAME"` right after its

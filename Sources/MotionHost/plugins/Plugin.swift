@@ -1,6 +1,7 @@
 import Foundation
 import MotionCheck
 import MotionGestures
+import MotionJSON
 import MotionLua
 
 /// One plugin: a file at the top of the config folder, the Lua state running its current

@@ -1,3 +1,4 @@
+import MotionJSON
 import MotionLua
 
 /// Outputs that can mark a hot reload on stdout with one line,

@@ -1,3 +1,4 @@
+import MotionJSON
 import MotionStreams
 
 /// `s:throttle(seconds)` and `s:debounce(seconds)`: cooldowns on input time (the time of the

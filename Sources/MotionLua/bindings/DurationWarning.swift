@@ -1,3 +1,4 @@
+import MotionJSON
 /// Time options are in seconds; `hold{duration = 600}` meant 600 ms and waits ten minutes, with
 /// no error and no output. A duration over a minute is allowed (a long hold, a slow tween) but
 /// said on stderr, with the script's line and the value it would be in milliseconds.

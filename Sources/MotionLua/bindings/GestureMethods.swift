@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import MotionGestures
+import MotionJSON
 import MotionStreams
 
 /// Gesture values in Lua: fields `state`, `pointers`, `kind`, `t`, `taps` (tap gestures); methods `location(E)`,

@@ -1,5 +1,6 @@
 import CLua
 import MotionGestures
+import MotionJSON
 
 /// Reads an options table (`motion.translation{threshold = 12}`), naming the option in every
 /// error, and rejecting options the function does not know (a typo is an error, not a no-op).

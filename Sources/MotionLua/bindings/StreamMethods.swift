@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionJSON
 import MotionStreams
 
 /// Methods of streams (and of properties, which are streams too).

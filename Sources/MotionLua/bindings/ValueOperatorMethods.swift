@@ -1,4 +1,5 @@
 import CLua
+import MotionJSON
 import MotionStreams
 
 /// The value operators of the Material Motion catalog (reference.md) as stream methods, each

@@ -1,5 +1,5 @@
+import MotionJSON
 import Testing
-@testable import MotionInput
 
 /// The JSON Lines parser converts plain decimals itself (Clinger's fast path); it must agree
 /// with the standard library's correctly rounded conversion to the last bit.

@@ -5,23 +5,27 @@
 /// It reads the line's bytes in place: keys and strings are handed out as bytes (valid during
 /// the callback) and plain decimals are converted exactly without strtod, so a line costs no heap
 /// allocation and no String.
-struct FlatJSON {
+public struct FlatJSON {
     /// Bytes of a key or string value (escapes already decoded).
-    struct Text: Equatable {
-        let bytes: UnsafeBufferPointer<UInt8>
+    public struct Text: Equatable {
+        public let bytes: UnsafeBufferPointer<UInt8>
 
-        func equals(_ text: StaticString) -> Bool {
+        @inlinable public init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        @inlinable public func equals(_ text: StaticString) -> Bool {
             guard bytes.count == text.utf8CodeUnitCount else { return false }
             for k in 0..<bytes.count where bytes[k] != text.utf8Start[k] { return false }
             return true
         }
 
-        var string: String { String(decoding: bytes, as: UTF8.self) }
+        public var string: String { String(decoding: bytes, as: UTF8.self) }
 
-        static func == (a: Text, b: Text) -> Bool { a.bytes.elementsEqual(b.bytes) }
+        @inlinable public static func == (a: Text, b: Text) -> Bool { a.bytes.elementsEqual(b.bytes) }
     }
 
-    enum Value: Equatable {
+    public enum Value: Equatable {
         case number(Double)
         case string(Text)
         case bool(Bool)
@@ -30,30 +34,34 @@ struct FlatJSON {
         case nested(Text)
     }
 
-    struct Failure: Error {
-        let message: String
+    public struct Failure: Error {
+        public let message: String
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 
     /// Calls `field` for each key/value pair of the object in `bytes`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, field: (Text, Value) throws -> Void) throws {
+    @inlinable public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, field: (Text, Value) throws -> Void) throws {
         var parser = FlatJSON(bytes: bytes)
         try parser.object(field)
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var i = 0
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var i = 0
     /// Decoded strings that had escapes (rare), kept alive until the parse ends.
-    private var decoded: [[UInt8]] = []
+    @usableFromInline var decoded: [[UInt8]] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    private mutating func skipSpace() {
+    @inlinable mutating func skipSpace() {
         while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13 { i += 1 }
     }
 
-    private mutating func expect(_ c: UInt8, _ what: String) throws {
+    @inlinable mutating func expect(_ c: UInt8, _ what: String) throws {
         skipSpace()
         guard i < bytes.count, bytes[i] == c else {
             throw Failure(message: "malformed JSON: expected \(what) at column \(i + 1)")
@@ -61,7 +69,7 @@ struct FlatJSON {
         i += 1
     }
 
-    private mutating func object(_ field: (Text, Value) throws -> Void) throws {
+    @inlinable mutating func object(_ field: (Text, Value) throws -> Void) throws {
         try expect(123, "'{'")
         skipSpace()
         if i < bytes.count, bytes[i] == 125 {
@@ -83,7 +91,7 @@ struct FlatJSON {
         if i != bytes.count { throw Failure(message: "malformed JSON: trailing characters at column \(i + 1)") }
     }
 
-    private mutating func string() throws -> Text {
+    @inlinable mutating func string() throws -> Text {
         try expect(34, "'\"'")
         let begin = i
         // Fast path: no escapes, the text is the bytes in place.
@@ -131,11 +139,17 @@ struct FlatJSON {
         throw Failure(message: "malformed JSON: unterminated string")
     }
 
-    private func hex4(at k: Int) -> UInt32? {
+    @inlinable func hex4(at k: Int) -> UInt32? {
         guard k + 4 <= bytes.count else { return nil }
         var v: UInt32 = 0
         for c in bytes[k..<k + 4] {
-            guard let d = ByteScanner.digit(c, radix: 16) else { return nil }
+            let d: UInt8
+            switch c {
+            case 48...57: d = c - 48
+            case 65...70: d = c - 55
+            case 97...102: d = c - 87
+            default: return nil
+            }
             v = v << 4 | UInt32(d)
         }
         return v
@@ -143,7 +157,7 @@ struct FlatJSON {
 
     /// Skips a nested object or array, checking that brackets balance outside strings (without
     /// recursion, so depth costs nothing).
-    private mutating func skipNested() throws {
+    @inlinable mutating func skipNested() throws {
         var open: [UInt8] = []
         while i < bytes.count {
             let c = bytes[i]
@@ -166,7 +180,7 @@ struct FlatJSON {
         throw Failure(message: "malformed JSON: unterminated nested value")
     }
 
-    private mutating func value() throws -> Value {
+    @inlinable mutating func value() throws -> Value {
         skipSpace()
         guard i < bytes.count else { throw Failure(message: "malformed JSON: missing value") }
         switch bytes[i] {
@@ -184,7 +198,7 @@ struct FlatJSON {
     }
 
     /// Consumes `text` if the bytes at the cursor spell it.
-    private mutating func word(_ text: StaticString) -> Bool {
+    @inlinable mutating func word(_ text: StaticString) -> Bool {
         let n = text.utf8CodeUnitCount
         guard i + n <= bytes.count else { return false }
         for k in 0..<n where bytes[i + k] != text.utf8Start[k] { return false }
@@ -192,10 +206,10 @@ struct FlatJSON {
         return true
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { pow10($0) }
-    private static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { acc, _ in acc * 10 } }
+    @usableFromInline static let powersOfTen: [Double] = (0...22).map { pow10($0) }
+    @inlinable static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { acc, _ in acc * 10 } }
 
-    private mutating func number() throws -> Double {
+    @inlinable mutating func number() throws -> Double {
         let begin = i
         while i < bytes.count {
             let c = bytes[i]
@@ -214,7 +228,7 @@ struct FlatJSON {
     /// `-?digits[.digits]` with at most 15 significant digits: the mantissa and 10^k are exact
     /// doubles, so one division gives the correctly rounded value (Clinger's fast path). Nil
     /// for anything else (exponents, more digits, malformed), which takes the slow path.
-    private static func plainDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    @inlinable static func plainDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var k = 0
         var negative = false
         if k < text.count, text[k] == 45 { negative = true; k += 1 }

@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionGestures
-import MotionStreams
 
 /// Writes JSON into a reusable byte buffer: output lines are built without Strings, so writing
 /// one costs no allocation once the buffer has grown. Numbers read back to the same double:
@@ -12,15 +10,16 @@ import MotionStreams
 /// Not copyable: the buffer is owned memory, written through a pointer (an array's append
 /// checks its capacity and uniqueness for every byte).
 public struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes written since the last `reset`.
-    public private(set) var count = 0
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    /// Bytes written since the last `reset` (`count` outside).
+    @usableFromInline var used = 0
+    @inlinable public var count: Int { used }
     /// Stream names and their JSON: a name is escaped the first time it is written, not on
     /// every line (see `nameField`).
-    private var names: NameCache
+    @usableFromInline var names: NameCache
 
-    public init(capacity: Int = 256) {
+    @inlinable public init(capacity: Int = 256) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
         names = NameCache()
@@ -30,62 +29,66 @@ public struct JSONWriter: ~Copyable {
         _ = Self.powersOfTen.count
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        names.deallocate()
+    }
 
     /// A copy of what was written (tests, messages): named for the copy, so the per-line path
     /// uses `count` and `withBytes`, which lend it without copying.
-    public var copiedBytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    @inlinable public var copiedBytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
 
-    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: base, count: count))
+    @inlinable public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: used))
     }
 
-    public mutating func reset() {
-        count = 0
+    @inlinable public mutating func reset() {
+        used = 0
     }
 
     /// Makes room for `n` more bytes.
     @inline(__always)
-    private mutating func reserve(_ n: Int) {
-        if n > capacity &- count { grow(n) }
+    @inlinable mutating func reserve(_ n: Int) {
+        if n > capacity &- used { grow(n) }
     }
 
-    private mutating func grow(_ n: Int) {
-        let (needed, overflow) = count.addingReportingOverflow(n)
+    @usableFromInline mutating func grow(_ n: Int) {
+        let (needed, overflow) = used.addingReportingOverflow(n)
         precondition(!overflow, "JSON text too long")
         let newCapacity = Swift.max(needed, capacity * 2)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.initialize(from: base, count: count)
+        grown.initialize(from: base, count: used)
         base.deallocate()
         base = grown
         capacity = newCapacity
     }
 
+    /// One byte of constant text (a bracket, a comma).
     @inline(__always)
-    private mutating func byte(_ b: UInt8) {
+    @inlinable public mutating func byte(_ b: UInt8) {
         reserve(1)
-        base[count] = b
-        count &+= 1
+        base[used] = b
+        used &+= 1
     }
 
-    private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+    @inlinable mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
         guard let source = text.baseAddress, !text.isEmpty else { return }
         reserve(text.count)
-        (base + count).initialize(from: source, count: text.count)
-        count &+= text.count
+        (base + used).initialize(from: source, count: text.count)
+        used &+= text.count
     }
 
     /// Constant text, copied byte by byte: the pieces are short, shorter than a call to memcpy.
     @inline(__always)
-    public mutating func raw(_ text: StaticString) {
+    @inlinable public mutating func raw(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
         reserve(n)
-        let source = text.utf8Start, target = base + count
+        let source = text.utf8Start, target = base + used
         for i in 0..<n { target[i] = source[i] }
-        count &+= n
+        used &+= n
     }
 
-    public mutating func number(_ n: Double) {
+    @inlinable public mutating func number(_ n: Double) {
         let magnitude = n.magnitude
         // NaN fails this test too: the general path prints it as null.
         guard magnitude < 1e15 else { return shortest(n) }
@@ -103,9 +106,9 @@ public struct JSONWriter: ~Copyable {
     /// closer than the double's spacing, so a failed k has no decimal that reads back, and the
     /// first k found spells the digits of the shortest round-trip form. Gives up after
     /// `quickPlaces` places (then `exactDecimal` searches).
-    private static let quickPlaces = 6
+    @usableFromInline static let quickPlaces = 6
 
-    private mutating func shortDecimal(_ n: Double, _ magnitude: Double) -> Bool {
+    @inlinable mutating func shortDecimal(_ n: Double, _ magnitude: Double) -> Bool {
         var scale = 1.0
         var power: UInt64 = 1
         var places = 0
@@ -137,7 +140,7 @@ public struct JSONWriter: ~Copyable {
     /// still holds a multiple of ten leaves the fewest digits; of those decimals the one closest
     /// to |n| is taken (a tie to the even digit), as the shortest round-trip form does. False
     /// sends the number to the standard library.
-    private mutating func exactDecimal(_ n: Double, _ magnitude: Double) -> Bool {
+    @inlinable mutating func exactDecimal(_ n: Double, _ magnitude: Double) -> Bool {
         // |n| = 4f · 2^-shift; the interval's ends are 4f - below and 4f + 2 in those units
         // (a power of two has a closer neighbour below). An odd f loses ties at the ends.
         let f = UInt64(magnitude.significandBitPattern) | (1 << 52)
@@ -199,7 +202,7 @@ public struct JSONWriter: ~Copyable {
         return true
     }
 
-    private static let powersOfTen: [UInt64] = [
+    @usableFromInline static let powersOfTen: [UInt64] = [
         1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
         10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
         1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
@@ -208,10 +211,10 @@ public struct JSONWriter: ~Copyable {
 
     /// whole.fraction, the fraction in exactly `places` digits: "123.45", "0.0012".
     @inline(__always)
-    private mutating func fixed(whole: UInt64, fraction: UInt64, places: Int, negative: Bool) {
+    @inlinable mutating func fixed(whole: UInt64, fraction: UInt64, places: Int, negative: Bool) {
         let length = (negative ? 1 : 0) &+ Self.digitCount(whole) &+ 1 &+ places
         reserve(length)
-        var p = base + (count &+ length)
+        var p = base + (used &+ length)
         var v = fraction
         var left = places
         while left >= 2 {
@@ -226,13 +229,13 @@ public struct JSONWriter: ~Copyable {
         p -= 1
         p.pointee = 46
         Self.whole(&p, whole)
-        if negative { base[count] = 45 }
-        count &+= length
+        if negative { base[used] = 45 }
+        used &+= length
     }
 
     /// How many digits v has.
     @inline(__always)
-    private static func digitCount(_ v: UInt64) -> Int {
+    @inlinable static func digitCount(_ v: UInt64) -> Int {
         var n = 1
         var limit: UInt64 = 10
         while n < 20, v >= limit {
@@ -244,7 +247,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes v's digits (without leading zeros) to end at p, moving p to the first.
     @inline(__always)
-    private static func whole(_ p: inout UnsafeMutablePointer<UInt8>, _ v: UInt64) {
+    @inlinable static func whole(_ p: inout UnsafeMutablePointer<UInt8>, _ v: UInt64) {
         var v = v
         while v >= 100 {
             pair(&p, v % 100)
@@ -260,7 +263,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes two digits of `pair` (below 100) before p.
     @inline(__always)
-    private static func pair(_ p: inout UnsafeMutablePointer<UInt8>, _ pair: UInt64) {
+    @inlinable static func pair(_ p: inout UnsafeMutablePointer<UInt8>, _ pair: UInt64) {
         let pairs: StaticString = """
             00010203040506070809101112131415161718192021222324252627282930313233343536373839\
             40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -274,29 +277,29 @@ public struct JSONWriter: ~Copyable {
 
     /// The general case, in the digits Swift's shortest round-trip formatting spells, written
     /// into the buffer without making a String.
-    private mutating func shortest(_ n: Double) {
+    @inlinable mutating func shortest(_ n: Double) {
         guard n.isFinite else { return raw("null") }
         reserve(ShortestDigits.limit)
-        let start = count
-        var digits = ShortestDigits(start: base + count)
+        let start = used
+        var digits = ShortestDigits(start: base + used)
         n.write(to: &digits)
         if digits.count <= ShortestDigits.limit {
-            count &+= digits.count
+            used &+= digits.count
         } else {
             // Never the case for a Double (24 bytes at most); kept correct all the same.
             append(Array(n.description.utf8))
         }
         // Integral values from 1e15 to 2^54 come out as "1000000000000000.0": drop the ".0".
-        if count - start > 2, base[count &- 2] == 46, base[count &- 1] == 48 { count &-= 2 }
+        if used - start > 2, base[used &- 2] == 46, base[used &- 1] == 48 { used &-= 2 }
     }
 
-    private mutating func append(_ array: [UInt8]) {
+    @inlinable mutating func append(_ array: [UInt8]) {
         array.withUnsafeBufferPointer { append($0) }
     }
 
     /// Input time as output lines carry it: in whole microseconds (the resolution of evdev
     /// timestamps), so sums such as 0.128 + 1 (a delay) print 1.128, not 1.1280000000000001.
-    public mutating func time(_ t: Double) {
+    @inlinable public mutating func time(_ t: Double) {
         guard t.isFinite, abs(t) < 9e9 else { return number(t) }
         let micros = Self.roundedAway(t * 1_000_000)
         // Below 10^9 s two decimals of six places are further apart than the double's spacing,
@@ -319,7 +322,7 @@ public struct JSONWriter: ~Copyable {
     /// taking away 2^52 rounds to nearest even, and a tie rounded down then moves up; from 2^52
     /// on every double is whole already.
     @inline(__always)
-    static func roundedAway(_ x: Double) -> Double {
+    @inlinable static func roundedAway(_ x: Double) -> Double {
         let a = x.magnitude
         guard a < 0x1p52 else { return x }
         var r = (a + 0x1p52) - 0x1p52
@@ -327,39 +330,40 @@ public struct JSONWriter: ~Copyable {
         return x < 0 ? -r : r
     }
 
-    public mutating func integer(_ value: Int64) {
+    @inlinable public mutating func integer(_ value: Int64) {
         let length = (value < 0 ? 1 : 0) &+ Self.digitCount(value.magnitude)
         reserve(length)
-        var p = base + (count &+ length)
+        var p = base + (used &+ length)
         Self.whole(&p, value.magnitude)
-        if value < 0 { base[count] = 45 }
-        count &+= length
+        if value < 0 { base[used] = 45 }
+        used &+= length
     }
 
-    public mutating func string(_ s: String) {
+    @inlinable public mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { escaped($0) }
     }
 
-    /// `,"name":` and a stream's name. Scripts emit under a few names, each on many lines: this
-    /// text is kept for recent names and copied, not escaped again.
-    private mutating func nameField(_ s: String) {
+    /// `,"name":` and a name: the field every output line carries. Scripts emit under a few
+    /// names, each on many lines: this text is kept for recent names and copied, not escaped
+    /// again.
+    @inlinable public mutating func nameField(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             if let text = names.text(for: utf8) { return append(text) }
-            let start = count
+            let start = used
             raw(",\"name\":")
             escaped(utf8)
-            names.keep(utf8, text: UnsafeBufferPointer(start: base + start, count: count - start))
+            names.keep(utf8, text: UnsafeBufferPointer(start: base + start, count: used - start))
         }
     }
 
-    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @inlinable mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         // The longest escape, \u00XX, is 6 bytes; plus the quotes.
         let (worst, overflow) = utf8.count.multipliedReportingOverflow(by: 6)
         precondition(!overflow, "JSON text too long")
         reserve(worst &+ 2)
-        var p = base + count
+        var p = base + used
         p.pointee = 34
         p += 1
         for byte in utf8 {
@@ -387,147 +391,34 @@ public struct JSONWriter: ~Copyable {
         }
         p.pointee = 34
         p += 1
-        count = p - base
+        used = p - base
     }
 
-    private func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 87 + nibble }
+    @inlinable func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 87 + nibble }
 
-    public mutating func point(_ p: Point) {
-        raw("{\"x\":")
-        number(p.x)
-        raw(",\"y\":")
-        number(p.y)
-        byte(125)
-    }
-
-    public mutating func value(_ value: MotionValue) {
-        switch value {
-        case .null: raw("null")
-        case .bool(let b): b ? raw("true") : raw("false")
-        case .number(let n): number(n)
-        case .integer(let i): integer(Int64(i))
-        case .string(let s): string(s)
-        case .point(let p): point(p)
-        case .gesture(let g): gesture(g)
-        case .array(let items):
-            byte(91)
-            for (i, item) in items.enumerated() {
-                if i > 0 { byte(44) }
-                self.value(item)
-            }
-            byte(93)
-        case .object(let fields):
-            byte(123)
-            for (i, field) in fields.enumerated() {
-                if i > 0 { byte(44) }
-                string(field.key)
-                byte(58)
-                self.value(field.value)
-            }
-            byte(125)
-        case .pointerEvent(let e):
-            raw("{\"id\":")
-            integer(Int64(e.id))
-            raw(",\"phase\":")
-            string(e.phase.rawValue)
-            raw(",\"x\":")
-            number(e.x)
-            raw(",\"y\":")
-            number(e.y)
-            if let device = e.device {
-                // Live input: which device the pointer came from.
-                raw(",\"device\":{\"name\":")
-                string(device.name)
-                raw(",\"kind\":")
-                string(device.kind)
-                byte(125)
-            }
-            byte(125)
-        }
-    }
-
-    /// A gesture value: kind, state, pointers, location, then the kind's own values.
-    public mutating func gesture(_ g: GestureValue) {
-        raw("{\"kind\":")
-        string(g.kind.rawValue)
-        raw(",\"state\":")
-        string(g.state.rawValue)
-        raw(",\"pointers\":")
-        integer(Int64(g.pointers))
-        raw(",\"location\":")
-        point(g.centroid)
-        switch g.kind {
-        case .translation:
-            raw(",\"translation\":")
-            point(g.translation)
-            raw(",\"velocity\":")
-            point(g.velocity)
-        case .rotation:
-            raw(",\"rotation\":")
-            number(g.rotation)
-            raw(",\"velocity\":")
-            number(g.scalarVelocity)
-        case .scale:
-            raw(",\"scale\":")
-            number(g.scale)
-            raw(",\"velocity\":")
-            number(g.scalarVelocity)
-        case .tap:
-            raw(",\"taps\":")
-            integer(Int64(g.taps))
-        case .swipe:
-            raw(",\"direction\":")
-            if let direction = g.direction { string(direction.rawValue) } else { raw("null") }
-            raw(",\"distance\":")
-            number(g.distance)
-            raw(",\"velocity\":")
-            number(g.scalarVelocity)
-        case .hold:
-            break
-        }
-        byte(125)
-    }
-
-    /// An output line's value: `{"t":…,"name":…,"value":…}` and a newline.
-    public mutating func valueLine(t: Double, name: String, value: MotionValue) {
-        raw("{\"t\":")
-        time(t)
-        nameField(name)
-        raw(",\"value\":")
-        self.value(value)
-        raw("}\n")
-    }
-
-    /// An output line's state: `{"t":…,"name":…,"state":"active"|"atRest"}` and a newline.
-    public mutating func stateLine(t: Double, name: String, state: MotionState) {
-        raw("{\"t\":")
-        time(t)
-        nameField(name)
-        state == .active ? raw(",\"state\":\"active\"}\n") : raw(",\"state\":\"atRest\"}\n")
-    }
 }
 
 /// Where `Double.write(to:)` puts its digits: straight into the writer's buffer.
-private struct ShortestDigits: TextOutputStream {
-    static let limit = 40
-    let start: UnsafeMutablePointer<UInt8>
-    var count = 0
+@usableFromInline struct ShortestDigits: TextOutputStream {
+    @usableFromInline static let limit = 40
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
 
-    init(start: UnsafeMutablePointer<UInt8>) {
+    @inlinable init(start: UnsafeMutablePointer<UInt8>) {
         self.start = start
     }
 
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    @inlinable mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         put(buffer)
     }
 
-    mutating func write(_ string: String) {
+    @inlinable mutating func write(_ string: String) {
         var string = string
         string.withUTF8 { put($0) }
     }
 
     /// Counts what does not fit without writing it, so the caller can tell.
-    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         if let source = bytes.baseAddress, count + bytes.count <= Self.limit {
             (start + count).initialize(from: source, count: bytes.count)
         }
@@ -537,19 +428,26 @@ private struct ShortestDigits: TextOutputStream {
 
 /// The JSON text of up to 16 names, found by their UTF-8 bytes (String equality would take "é"
 /// and "e\u{301}" for one name). Fixed slots in one allocation: a lookup retains nothing.
-private struct NameCache: ~Copyable {
-    private static let slots = 16, keyBytes = 64, textBytes = 192, slotBytes = keyBytes + textBytes
-    private let store = UnsafeMutablePointer<UInt8>.allocate(capacity: NameCache.slots * NameCache.slotBytes)
+/// Its owner, the writer, frees it (a deinit here would be inlined into the writer's inlinable
+/// code, which the compiler refuses: Swift 6.3 stops with "Should never be inlining a
+/// resilient function into a fragile function").
+@usableFromInline struct NameCache {
+    @usableFromInline static let slots = 16, keyBytes = 64, textBytes = 192, slotBytes = keyBytes + textBytes
+    @usableFromInline let store = UnsafeMutablePointer<UInt8>.allocate(capacity: NameCache.slots * NameCache.slotBytes)
     /// Per slot: the name's byte count and its text's.
-    private let counts = UnsafeMutablePointer<(key: Int, text: Int)>.allocate(capacity: NameCache.slots)
-    private var used = 0
+    @usableFromInline let counts = UnsafeMutablePointer<(key: Int, text: Int)>.allocate(capacity: NameCache.slots)
+    @usableFromInline var used = 0
 
-    deinit {
+    @inlinable init() {}
+
+    @usableFromInline func deallocate() {
         store.deallocate()
         counts.deallocate()
     }
 
-    func text(for name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    // Always inlined, as it was when the writer lived in one module with its single caller.
+    @inline(__always)
+    @inlinable func text(for name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         for slot in 0..<used where counts[slot].key == name.count {
             let key = store + slot * Self.slotBytes
             if name.isEmpty || memcmp(key, name.baseAddress!, name.count) == 0 {
@@ -560,7 +458,7 @@ private struct NameCache: ~Copyable {
     }
 
     /// Keeps a name and its text while there are free slots and both fit.
-    mutating func keep(_ name: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>) {
+    @inlinable mutating func keep(_ name: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>) {
         guard used < Self.slots, name.count <= Self.keyBytes, text.count <= Self.textBytes else { return }
         let key = store + used * Self.slotBytes
         if let source = name.baseAddress { key.initialize(from: source, count: name.count) }

@@ -1,4 +1,5 @@
-/// A parsed JSON value, for comparing output lines structurally. Parsed here rather than with
+/// A parsed JSON value: expected output lines compared structurally, the control protocol's
+/// requests and answers, the desktops' replies (sway, Hyprland). Parsed here rather than with
 /// JSONSerialization, whose NSNumber cannot tell `true` from `1` on every platform.
 public indirect enum JSONValue: Equatable, CustomStringConvertible {
     case null
@@ -16,7 +17,12 @@ public indirect enum JSONValue: Equatable, CustomStringConvertible {
 
     /// Parses one complete JSON text (surrounding white space allowed).
     public static func parse(_ text: String) throws -> JSONValue {
-        var parser = Parser(bytes: Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses one complete JSON text given as UTF-8 bytes (a socket's reply).
+    public static func parse(bytes: [UInt8]) throws -> JSONValue {
+        var parser = Parser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -195,6 +201,81 @@ private struct Parser {
             if bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
             guard bytes[at] == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
             at += 1
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value's JSON text, as the writer writes it (`JSONWriter.json`).
+    public var jsonText: String { JSONText.text { $0.json(self) } }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// A number's integer part (a process id), nil for other values and numbers no Int holds.
+    public var integerValue: Int? {
+        guard case .number(let n) = self, n.isFinite, n.magnitude < 0x1p63 else { return nil }
+        return Int(n)
+    }
+
+    public var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+}
+
+extension JSONWriter {
+    /// A parsed value's JSON: numbers and strings as the output lines print them, an object's
+    /// keys in a stable order, "id" and "ok" first (a control answer's reader sees them at a
+    /// glance), the rest sorted.
+    public mutating func json(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let b): b ? raw("true") : raw("false")
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let a):
+            byte(91)
+            for (i, item) in a.enumerated() {
+                if i > 0 { byte(44) }
+                json(item)
+            }
+            byte(93)
+        case .object(let o):
+            let keys = o.keys.sorted { a, b in
+                let rank = { (k: String) in k == "id" ? 0 : k == "ok" ? 1 : 2 }
+                return (rank(a), a) < (rank(b), b)
+            }
+            byte(123)
+            for (i, key) in keys.enumerated() {
+                if i > 0 { byte(44) }
+                string(key)
+                byte(58)
+                json(o[key]!)
+            }
+            byte(125)
         }
     }
 }

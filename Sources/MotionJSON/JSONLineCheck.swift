@@ -8,14 +8,14 @@ import Glibc
 /// little nesting); for anything else it answers "not sure", and the caller parses the line,
 /// which gives the exact answer and the error with its column. So it may never say "valid" for
 /// a line the parser refuses, and a line it does not know costs only the parse it cost before.
-enum JSONLineCheck {
+public enum JSONLineCheck {
     /// Keys of the objects open at once that are remembered (for duplicates); more: not sure.
     static let maxKeys = 40
     /// Containers open at once; deeper: not sure (the parser allows 512).
     static let maxDepth = 32
 
     /// true only when `JSONValue.parse` accepts `line`; false means "parse it to know".
-    static func isSurelyValid(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isSurelyValid(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = line.baseAddress else { return false }
         // Small enough to live on the stack (a heap block per line would cost more than the scan).
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maxKeys + maxDepth + 1) { scratch in
