@@ -108,25 +108,15 @@ public final class ProxyReplay: RawEventTap, ProxyDecisionObserver {
     // MARK: ProxyDecisionObserver
 
     public func proxy(_ decision: ProxyDecision, device: Int) {
-        var fields: [(key: String, value: MotionValue)] = []
-        let t: Double
-        switch decision {
-        case .held(let at):
-            t = at
-            fields = [("decision", .string("held"))]
-        case .released(let at, let frames, let lag):
-            t = at
-            fields = [("decision", .string("released")), ("frames", .integer(frames)), ("lag", .number(lag))]
-        case .consumed(let at, let frames):
-            t = at
-            fields = [("decision", .string("consumed")), ("frames", .integer(frames))]
-        case .lifted(let at, let fingers, let buttons, let why):
-            t = at
-            fields = [("decision", .string("lifted")), ("fingers", .integer(fingers)), ("buttons", .integer(buttons)), ("why", .string(why))]
-        case .touch(let at, let passed, let held, let consumed):
-            t = at
-            fields = [("decision", .string("touch")), ("passed", .integer(passed)), ("held", .integer(held)), ("consumed", .integer(consumed))]
+        var fields: [(key: String, value: MotionValue)] = [("decision", .string(decision.word))]
+        for (key, value) in decision.fields {
+            switch value {
+            case .integer(let n): fields.append((key, .integer(n)))
+            case .number(let x): fields.append((key, .number(x)))
+            case .string(let s): fields.append((key, .string(s)))
+            }
         }
+        let t = decision.t
         if arbiters.count > 1 { fields.append(("device", .integer(device))) }
         line(t, .object(fields))
     }
