@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["CLinux", "MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
+        .target(name: "MotionControl", dependencies: ["CLinux", "MotionHost", "MotionProxy", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
