@@ -89,4 +89,66 @@ import Glibc
         #expect(lane.calls == 2)
         #expect(drain.stalls == 1)
     }
+
+    /// A lane the drain's own thread tells (a lock: the test's thread reads what it was told).
+    final class LockedLane: StallPassThrough, @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Int32] = []
+        private var backs = 0
+        func stalled(_ events: UnsafeBufferPointer<InputEventRecord>) {
+            lock.lock()
+            values += events.map(\.value)
+            lock.unlock()
+        }
+        func hostBack() {
+            lock.lock()
+            backs += 1
+            lock.unlock()
+        }
+        var told: (values: [Int32], backs: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (values, backs)
+        }
+    }
+
+    /// Waits (up to 10 s: a deadline, not an ordering) until `done`.
+    func within(_ done: () -> Bool) -> Bool {
+        let deadline = LiveEventReader.now() + 10
+        while !done() {
+            if LiveEventReader.now() > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    @Test func theDrainsOwnThreadPassesAStalledHostsFramesAsTheyComeAndSaysWhenItIsBack() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[1]) }
+        let reader = try LiveEventReader(fileDescriptor: fds[0], ownsDescriptor: true)
+        let lane = LockedLane()
+        reader.stallPass = lane
+        let drain = InputDrain()
+        drain.start()
+        defer { drain.end() }
+        drain.enter()
+        drain.setReaders([reader])
+        // A frame handed over: the host is busy from here (the test's thread never comes back).
+        drain.leave(handingFrame: true)
+        func put(_ bytes: [UInt8]) { #expect(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } == bytes.count) }
+        put(frame(1))
+        #expect(within { lane.told.values.count == 3 })
+        // Stalled: each frame written now is passed without the host.
+        for n in 2...5 {
+            put(frame(n))
+            #expect(within { lane.told.values.count == 3 * n })
+        }
+        #expect(lane.told.values == [0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0])
+        #expect(lane.told.backs == 0)
+        drain.enter()
+        #expect(within { lane.told.backs == 1 })
+        drain.leave(handingFrame: false)
+        #expect(drain.stalls == 1)
+    }
 }
