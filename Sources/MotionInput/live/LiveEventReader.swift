@@ -155,6 +155,24 @@ public final class LiveEventReader {
         }
     }
 
+    /// Whether this reader holds the device's grab (`EVIOCGRAB`): nobody else reads its events.
+    public var isGrabbed: Bool { grabbed }
+
+    /// Takes the device from everyone else (`true`) or gives it back (`false`), as `--proxy`
+    /// does once no finger is down; `close()` gives a grab back. False (errno set) when the
+    /// ioctl failed: a pipe, or another reader holds the grab.
+    @discardableResult
+    public func setGrabbed(_ on: Bool) -> Bool {
+        guard !closed, isEvdevNode else {
+            errno = closed ? EBADF : ENOTTY
+            return false
+        }
+        guard on != grabbed else { return true }
+        guard ioctl(fileDescriptor, EvdevIoctl.grab, (on ? 1 : 0) as CInt) == 0 else { return false }
+        grabbed = on
+        return true
+    }
+
     /// Makes a pending or future `next` return `.end("stopped")`. Thread-safe.
     public func stop() {
         var byte: UInt8 = 1
