@@ -29,9 +29,12 @@ import Glibc
         let recognizers: [GestureRecognizer]
         let clone: FakeClone
         var cloneFramesAtHandle: [Int] = []
+        /// Told each frame's number (1: the first) as the host gets it.
+        var onHandle: (Int) -> Void = { _ in }
         init(_ recognizers: [GestureRecognizer], clone: FakeClone) { (self.recognizers, self.clone) = (recognizers, clone) }
         func handle(_ frame: Frame) throws {
             cloneFramesAtHandle.append(clone.frames.count)
+            onHandle(cloneFramesAtHandle.count)
             for r in recognizers { r.handle(frame) }
         }
         var nextDueTime: Double? { nil }
@@ -72,11 +75,15 @@ import Glibc
     }
 
     /// Runs `frames` through a proxied FIFO device until its writer closes.
-    func run(_ frames: [[InputEventRecord]], consumers: [GestureRecognizer]) throws -> (FakeClone, Host, Decisions, [String]) {
+    /// `later`: written once the host handled `after` frames (read apart from the rest).
+    func run(_ frames: [[InputEventRecord]], consumers: [GestureRecognizer],
+             later: (after: Int, frames: [[InputEventRecord]])? = nil) throws -> (FakeClone, Host, Decisions, [String]) {
         let path = folder + "/pad"
         #expect(mkfifo(path, 0o600) == 0)
         let set = try LiveDeviceSet(selectors: [.path(path)])
         defer { set.close() }
+        // The events' own times are the arbiter's (as a device on CLOCK_MONOTONIC's are).
+        set.members[0].device.timestampsAreMonotonic = true
         let clone = FakeClone()
         var said: [String] = []
         let proxy = LiveProxy(input: set, consumers: { visit in for r in consumers { visit(r) } },
@@ -87,8 +94,17 @@ import Glibc
         let writer = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         let data = bytes(frames)
         #expect(data.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == data.count)
-        close(writer)
         let host = Host(consumers, clone: clone)
+        if let later {
+            host.onHandle = { n in
+                guard n == later.after else { return }
+                let more = self.bytes(later.frames)
+                #expect(more.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == more.count)
+                close(writer)
+            }
+        } else {
+            close(writer)
+        }
         _ = try LiveLoop(device: set).run(ProxiedLiveTarget(host, proxy: proxy))
         return (clone, host, decisions, said)
     }
@@ -139,6 +155,21 @@ import Glibc
         #expect(host.cloneFramesAtHandle == [0, 0, 0, 3, 4])
         #expect(decisions.all == [.held(t: 10), .released(t: 10.02, frames: 3, lag: 0.02),
                                   .touch(t: 10.04, passed: 5, held: 3, consumed: 0)])
+    }
+
+    /// A frame that makes no pointer frame (a timestamp alone, read after the host saw the
+    /// touch end) reaches the clone as it is read: no later pointer frame is waited for (it
+    /// waited for one, and with none coming it never reached the clone).
+    @Test func aFrameWithoutPointerChangesIsDecidedAsItIsRead() throws {
+        let swipe = try SwipeGestureRecognizer(fingers: 3)
+        swipe.consumes = true
+        let stamp = [InputEventRecord(sec: 10, usec: 90_000, type: EV.MSC, code: 0x05, value: 1234),
+                     InputEventRecord(sec: 10, usec: 90_000, type: EV.SYN, code: SYN.REPORT, value: 0)]
+        let frames = [frame(0, [(0, 7, 100)], touch: 1), frame(10, [(0, nil, 150)]), frame(20, [(0, nil, 200)]),
+                      frame(30, [(0, -1, nil)], touch: 0)]
+        let (clone, _, _, _) = try run(frames, consumers: [swipe], later: (4, [stamp]))
+        #expect(clone.frames.count == 5)
+        #expect(clone.frames.last?.first?.value == 1234)
     }
 
     /// The device goes away with a finger down: the clone lifts it and is destroyed.

@@ -103,6 +103,12 @@ def capabilities(device):
     caps = device.capabilities(absinfo=True)
     out = {}
     for kind, codes in caps.items():
+        # python-evdev's UInput declares force feedback (its uinput_setup asks for effects), which
+        # no touchpad has and the clone leaves out on purpose (it would have to play them).
+        if kind == e.EV_FF:
+            continue
+        if kind == e.EV_SYN:
+            codes = [c for c in codes if c != e.EV_FF]
         if kind == e.EV_ABS:
             out[kind] = sorted((code, (i.min, i.max, i.fuzz, i.flat, i.resolution)) for code, i in codes)
         else:

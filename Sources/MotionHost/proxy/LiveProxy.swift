@@ -60,6 +60,9 @@ public final class LiveProxy {
         private var events: [InputEventRecord] = []
         private var head = 0
         private var frames: [(end: Int, made: Bool, t: Double)] = []
+        /// The device's timestamps are CLOCK_MONOTONIC (EVIOCSCLOCKID took), the clone's clock:
+        /// a frame's time is its own. Otherwise (a kernel that refused) the time it was read.
+        private let monotonic: Bool
         private var frameHead = 0
         /// Pointer frames of raw frames decided as they were read, not yet handled by the host.
         private var decidedEarly = 0
@@ -69,6 +72,7 @@ public final class LiveProxy {
             node = member.node
             tag = member.tag
             device = member.device
+            monotonic = member.device.timestampsAreMonotonic
             self.clone = clone
             arbiter = TouchArbiter(identity: CloneIdentity(member.device.reader.device), index: index, sink: clone, state: state)
             events.reserveCapacity(4096)
@@ -81,11 +85,17 @@ public final class LiveProxy {
         public func take(_ event: InputEventRecord, madeFrame: Bool) {
             events.append(event)
             guard event.type == EV.SYN, event.code == SYN.REPORT else { return }
-            frames.append((events.count, madeFrame, Double(event.sec) + Double(event.usec) / 1_000_000))
+            let own = Double(event.sec) + Double(event.usec) / 1_000_000
+            frames.append((events.count, madeFrame, monotonic ? own : LiveProxy.now()))
+            guard frameHead == frames.count - 1 else { return }
             // Nothing waits before it, and no claim can change what becomes of it.
-            if frameHead == frames.count - 1, arbiter.isConsumed || !proxy.claims.anyConsumer {
+            if arbiter.isConsumed || !proxy.claims.anyConsumer {
                 if madeFrame { decidedEarly += 1 }
                 decideNext(.none)
+            } else if !madeFrame, decidedEarly == 0 {
+                // No pointer frame for the host to see (a button alone), and the host saw every
+                // frame before it: the claim now is the one it gets (as a replay decides it).
+                decideNext(proxy.claims.claim(on: tag, at: proxy.input.inputTime(ofDeviceTime: own) ?? 0))
             }
         }
 
@@ -101,10 +111,10 @@ public final class LiveProxy {
         func didHandle(at t: Double) {
             if decidedEarly > 0 {
                 decidedEarly -= 1
-                return
+            } else if frameHead < frames.count {
+                decideNext(proxy.claims.claim(on: tag, at: t))
             }
-            guard frameHead < frames.count else { return }
-            decideNext(proxy.claims.claim(on: tag, at: t))
+            guard decidedEarly == 0 else { return }
             while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
         }
 
@@ -153,7 +163,7 @@ public final class LiveProxy {
     /// Every proxied device, in the order they were taken over.
     public private(set) var devices: [Device] = []
     let claims: ProxyClaims
-    private let input: LiveDeviceSet
+    let input: LiveDeviceSet
     private let makeClone: (CloneIdentity, String) throws -> ProxyClone
     private let selects: (LiveDeviceSet.Member) -> Bool
     private let diagnostics: (String) -> Void
