@@ -172,6 +172,23 @@ import Glibc
         #expect(clone.frames.last?.first?.value == 1234)
     }
 
+    /// The kernel drops events mid-touch (`SYN_DROPPED`): the clone lifts the finger it has at
+    /// once and gets nothing more of that touch; the next touch reaches it.
+    @Test func droppedEventsLiftTheClonesFingerUntilTheNextTouch() throws {
+        let dropped = [InputEventRecord(sec: 10, usec: 20_000, type: EV.SYN, code: SYN.DROPPED, value: 0),
+                       InputEventRecord(sec: 10, usec: 20_000, type: EV.SYN, code: SYN.REPORT, value: 0)]
+        let frames = [frame(0, [(0, 7, 100)], touch: 1), frame(10, [(0, nil, 150)]), dropped,
+                      frame(30, [(0, nil, 250)]), frame(40, [(0, -1, nil)], touch: 0),
+                      frame(60, [(0, 8, 400)], touch: 1), frame(70, [(0, -1, nil)], touch: 0)]
+        let (clone, _, decisions, _) = try run(frames, consumers: [])
+        func summary(_ f: [InputEventRecord]) -> String {
+            f.filter { $0.type != EV.SYN }.map { "\($0.code):\($0.value)" }.joined(separator: " ")
+        }
+        #expect(clone.frames.map(summary) == ["47:0 57:7 53:100 54:500 330:1", "47:0 53:150", "47:0 57:-1 330:0",
+                                             "47:0 57:8 53:400 54:500 330:1", "47:0 57:-1 330:0"])
+        #expect(decisions.all.contains(.lifted(t: 10.02, fingers: 1, buttons: 0, why: "dropped")))
+    }
+
     /// The device goes away with a finger down: the clone lifts it and is destroyed.
     @Test func aDeviceThatGoesAwayLiftsTheClonesFingerAndDestroysIt() throws {
         let frames = [frame(0, [(0, 7, 100)], touch: 1), frame(10, [(0, nil, 150)])]

@@ -63,6 +63,11 @@ public final class LiveProxy {
         /// The device's timestamps are CLOCK_MONOTONIC (EVIOCSCLOCKID took), the clone's clock:
         /// a frame's time is its own. Otherwise (a kernel that refused) the time it was read.
         private let monotonic: Bool
+        /// When the device was taken over (its state read back, `currentState`): events stamped
+        /// earlier, read only now, were the desktop's from the device itself and are in that
+        /// state already; they are passed over (else the clone would play them again).
+        private let takenAt: Double
+        private var catchingUp: Bool
         private var frameHead = 0
         /// Pointer frames of raw frames decided as they were read, not yet handled by the host.
         private var decidedEarly = 0
@@ -73,6 +78,8 @@ public final class LiveProxy {
             tag = member.tag
             device = member.device
             monotonic = member.device.timestampsAreMonotonic
+            takenAt = LiveProxy.now()
+            catchingUp = monotonic && member.device.reader.isEvdevNode
             self.clone = clone
             arbiter = TouchArbiter(identity: CloneIdentity(member.device.reader.device), index: index, sink: clone, state: state)
             events.reserveCapacity(4096)
@@ -83,6 +90,14 @@ public final class LiveProxy {
 
         @inline(__always)
         public func take(_ event: InputEventRecord, madeFrame: Bool) {
+            if catchingUp {
+                guard Double(event.sec) + Double(event.usec) / 1_000_000 >= takenAt else {
+                    // Its pointer frame still goes to the host: not one of the arbiter's.
+                    if madeFrame { decidedEarly += 1 }
+                    return
+                }
+                catchingUp = false
+            }
             events.append(event)
             guard event.type == EV.SYN, event.code == SYN.REPORT else { return }
             let own = Double(event.sec) + Double(event.usec) / 1_000_000
