@@ -78,10 +78,12 @@ def swipe4(pad):
 
 
 def nudge3(pad):
+    began = time.monotonic()
     pad.frame({k: (41 + k, -1500 + 500 * k, 2500) for k in range(3)})
     for i in range(1, 4):
         pad.frame({k: (None, -1500 + 500 * k + 10 * i, 2500) for k in range(3)})
     pad.frame({k: (-1, 0, 0) for k in range(3)})
+    print(f"nudge played in {(time.monotonic() - began) * 1000:.1f} ms")
 
 
 TOUCHES = [("motion", motion), ("scroll", scroll), ("4-finger swipe", swipe4), ("3-finger nudge", nudge3)]
@@ -111,7 +113,25 @@ if not ms.wait_stderr("the desktop reads its clone", timeout=60) or not wait_unt
     ms.signal(signal.SIGKILL)
     fail(f"no clone: {ms.err()}")
 li = Libinput(clones()[0])
+# The clone's frames as the kernel stamps them (a reader of our own, beside libinput).
+from evdev import InputDevice, ecodes as ec
+reports = []
+
+
+def stamps(path):
+    try:
+        for event in InputDevice(path).read_loop():
+            if event.type == ec.EV_SYN and event.code == ec.SYN_REPORT:
+                reports.append((event.timestamp(), time.monotonic()))
+    except OSError:
+        pass
+
+
+threading.Thread(target=stamps, args=(clones()[0],), daemon=True).start()
 on_clone = play(pad, li)
+nudge = reports[-5:] or [(0, 0)]
+print("the clone's last 5 frames (ms after the first; kernel stamp, read):",
+      [(round((k - nudge[0][0]) * 1000, 1), round((r - nudge[0][1]) * 1000, 1)) for k, r in nudge])
 li.close()
 ms.signal()
 code = ms.finish()

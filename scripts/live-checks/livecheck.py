@@ -318,7 +318,8 @@ class Clickpad:
         self.stamp = 0
         time.sleep(0.3)
 
-    TOOLS = {1: e.BTN_TOOL_FINGER, 2: e.BTN_TOOL_DOUBLETAP, 3: e.BTN_TOOL_TRIPLETAP}
+    TOOLS = {1: e.BTN_TOOL_FINGER, 2: e.BTN_TOOL_DOUBLETAP, 3: e.BTN_TOOL_TRIPLETAP, 4: e.BTN_TOOL_QUADTAP,
+             5: e.BTN_TOOL_QUINTTAP}
 
     def frame(self, fingers):
         for slot, (tid, x, y) in sorted(fingers.items()):
