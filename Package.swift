@@ -61,6 +61,8 @@ let package = Package(
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
+        // The proxy's uinput clone of a device (`--proxy` on live input): the I/O MotionProxy leaves out.
+        .target(name: "MotionClone", dependencies: ["MotionProxy", "MotionInput", "CLinux"]),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions", dependencies: ["CLinux"]),
         // Lua host and the `motion` module.
@@ -73,7 +75,7 @@ let package = Package(
         // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionClone", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
@@ -82,12 +84,14 @@ let package = Package(
         // `motionscript plot` and `run --plot`: a run's trace drawn as SVG.
         .target(name: "MotionPlot", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
+        // The control socket: its protocol, the server a host answers through (`ControlTarget`)
+        // and the client (`ctl`); the recent lines it keeps for `ctl logs`, with journal priorities.
+        .target(name: "MotionControl", dependencies: ["CLinux", "MotionScenarios", "MotionLua", "MotionGestures"]),
         // `motionscript daemon`: the plugin host (MotionHost/plugins) over a config folder,
-        // watched so each plugin reloads alone; its loop.
-        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
-        // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
-        // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["CLinux", "MotionHost", "MotionProxy", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
+        // watched so each plugin reloads alone (loop/); the service around it (service/: the
+        // control socket's target, systemd's notify protocol, signals, the unit and the autostart
+        // entry, failure notices, the emergency gesture) and the flight recorder (recorder/).
+        .target(name: "MotionDaemon", dependencies: ["CLinux", "MotionControl", "MotionHost", "MotionProxy", "MotionClone", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
@@ -102,6 +106,7 @@ let package = Package(
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionCloneTests", dependencies: ["MotionClone", "MotionProxy", "MotionInput"]),
         // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer", "CSDBus"]),
@@ -110,7 +115,7 @@ let package = Package(
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

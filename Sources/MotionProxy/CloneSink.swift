@@ -53,7 +53,7 @@ public enum ProxyDecision: Equatable, Sendable {
     }
 
     /// Its fields after the word, in output-line order (a replay's `proxy` line, `ctl status`).
-    public var fields: [(key: String, value: ProxyDecisionField)] {
+    public var details: [(key: String, value: ProxyDecisionField)] {
         switch self {
         case .held, .proxying: []
         case .released(_, let frames, let lag): [("frames", .integer(frames)), ("lag", .number(lag))]

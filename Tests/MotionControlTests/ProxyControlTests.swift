@@ -81,7 +81,7 @@ import Glibc
         #expect(clone.frames.count == 3)
         var status = try #require(service.controlStatus().proxy?.first)
         #expect(status.passing == "paused")
-        #expect(status.lastDecision == .released(t: 0.05, frames: 2, lag: 0.05))
+        #expect(status.last == ProxyDeviceStatus.json(.released(t: 0.05, frames: 2, lag: 0.05)))
         #expect(status.json.jsonText == #"{"clone":"/dev/input/event9","grabbed":true,"last":{"decision":"released","frames":2,"lag":0.05,"t":0.05},"name":"Test Clickpad","node":"/dev/input/event5","passing":"paused","stalls":0,"touches":{"consumed":0,"held":0,"passed":0}}"#)
 
         // Resumed with the fingers down: the touch stays the desktop's to its lift.
@@ -93,14 +93,14 @@ import Glibc
         #expect(clone.frames.count == 5)
         status = try #require(service.controlStatus().proxy?.first)
         #expect(status.passing == nil)
-        #expect(status.lastDecision == .proxying(t: 0.09))
-        #expect(status.touches == ProxyTouchCounts(passed: 0, held: 1, consumed: 0))
+        #expect(status.last == ProxyDeviceStatus.json(.proxying(t: 0.09)))
+        #expect(status.touches == (passed: 0, held: 1, consumed: 0))
         // The next touch is the consumers' again.
         frame(1.00, down, .matching)
         frame(1.01, up, .began)
         #expect(clone.frames.count == 5)
         status = try #require(service.controlStatus().proxy?.first)
-        #expect(status.touches == ProxyTouchCounts(passed: 0, held: 1, consumed: 1))
+        #expect(status.touches == (passed: 0, held: 1, consumed: 1))
         let json = service.controlStatus().json
         #expect(json["proxy"]?.arrayValue?.count == 1)
         #expect(ProxyDeviceStatus.textLines(try #require(json["proxy"]?.arrayValue?.first)) == [
