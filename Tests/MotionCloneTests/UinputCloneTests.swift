@@ -203,4 +203,20 @@ func frame(_ events: [(UInt16, UInt16, Int32)]) -> [InputEventRecord] {
         #expect(UinputRequest.setPropBit == 0x4004556e)
         #expect(UinputRequest.getSysname(64) == 0x8040552c)
     }
+
+    /// udev's libinput rules keep a touchpad's fuzz in LIBINPUT_FUZZ_* and zero the kernel's:
+    /// the clone gets it back (X 8, MT X 8; Y keeps the 20 the kernel still says).
+    @Test func theFuzzUdevKeptGoesBackIntoTheClonesAxes() throws {
+        var pad = clickpad().device
+        pad.absinfo[ABS.X]!.fuzz = 0
+        pad.absinfo[ABS.MT_POSITION_X]!.fuzz = 0
+        let entry = "I:12345\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHPAD=1\nE:LIBINPUT_FUZZ_00=8\nE:LIBINPUT_FUZZ_35=8\nE:LIBINPUT_FUZZ_01=6\nE:LIBINPUT_FUZZ_zz=3\nG:seat\n"
+        #expect(UdevFuzz.parse(entry) == [0x00: 8, 0x35: 8, 0x01: 6])
+        let identity = UdevFuzz.applied(UdevFuzz.parse(entry), to: CloneIdentity(pad))
+        #expect(identity.axes[ABS.X]?.fuzz == 8)
+        #expect(identity.axes[ABS.MT_POSITION_X]?.fuzz == 8)
+        #expect(identity.axes[ABS.Y]?.fuzz == 20)
+        #expect(identity.axes[ABS.MT_POSITION_Y]?.fuzz == 20)
+        #expect(UdevFuzz.entry(node: "/dev/null", directory: "/nonexistent") == "")
+    }
 }

@@ -228,7 +228,9 @@ public final class LiveProxy {
         let description = member.device.reader.device
         let clone: ProxyClone
         do {
-            clone = try makeClone(CloneIdentity(description), description.phys)
+            // The fuzz udev moved from the kernel into libinput's properties goes back into the clone's axes.
+            let identity = UdevFuzz.applied(UdevFuzz.parse(UdevFuzz.entry(node: member.node)), to: CloneIdentity(description))
+            clone = try makeClone(identity, description.phys)
         } catch {
             diagnostics("motionscript: \(member.node): no clone, so not proxied (the desktop reads it as it is, consumed gestures included): \(error)")
             return
