@@ -66,6 +66,8 @@ let package = Package(
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
+        // The proxy's uinput clone of a device (`--proxy` on live input): the I/O MotionProxy leaves out.
+        .target(name: "MotionClone", dependencies: ["MotionProxy", "MotionInput", "CLinux"]),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions", dependencies: ["CLinux"]),
         // Lua host and the `motion` module.
@@ -78,7 +80,7 @@ let package = Package(
         // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionHost", dependencies: ["MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionClone", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
@@ -94,7 +96,7 @@ let package = Package(
         // watched so each plugin reloads alone (loop/); the service around it (service/: the
         // control socket's target, systemd's notify protocol, signals, the unit and the autostart
         // entry, failure notices, the emergency gesture) and the flight recorder (recorder/).
-        .target(name: "MotionDaemon", dependencies: ["CLinux", "MotionJSON", "MotionControl", "MotionHost", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
+        .target(name: "MotionDaemon", dependencies: ["CLinux", "MotionJSON", "MotionControl", "MotionHost", "MotionProxy", "MotionClone", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
@@ -103,22 +105,23 @@ let package = Package(
             dependencies: ["MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams"], path: "Sources/motionbench"),
+        .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams", "MotionInput", "MotionProxy"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams", "CLinux"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionJSONTests", dependencies: ["MotionJSON"]),
         .testTarget(name: "MotionInputTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionInput", "MotionGestures"]),
         .testTarget(name: "MotionProxyTests", dependencies: ["MotionTestSupport", "MotionProxy", "MotionInput", "MotionGestures"]),
+        .testTarget(name: "MotionCloneTests", dependencies: ["MotionClone", "MotionProxy", "MotionInput"]),
         // libwayland-server, for a compositor in MotionDesktopTests: a header, no code.
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer", "CSDBus"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionHost", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -111,6 +111,8 @@ public struct ControlStatus {
     public var devices: [Device]
     /// Nil: not told (a replay has no daemon to ask).
     public var focus: Focus?
+    /// Each proxied device (`--proxy`); nil without the proxy.
+    public var proxy: [ProxyDeviceStatus]?
     public var uptimeSeconds: Double
     public var paused: Bool
     public var pid: Int32
@@ -157,7 +159,8 @@ public struct ControlStatus {
             "devices": .array(devices.map { d in
                 .object(["node": .string(d.node), "name": .string(d.name), "kind": .string(d.kind), "grabbed": .bool(d.grabbed)])
             }),
-        ].merging(focus.map { ["focus": $0.json] } ?? [:]) { a, _ in a })
+        ].merging(focus.map { ["focus": $0.json] } ?? [:]) { a, _ in a }
+         .merging(proxy.map { ["proxy": .array($0.map(\.json))] } ?? [:]) { a, _ in a })
     }
 }
 

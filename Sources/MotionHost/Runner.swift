@@ -230,6 +230,11 @@ public enum Runner {
         lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
         loop.output = lines
+        if options.proxy {
+            let proxy = input.startProxy(consumers: host.eachRecognizer, diagnostics: diagnostics)
+            let reason = try loop.run(ProxiedLiveTarget(script, proxy: proxy))
+            return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
+        }
         let reason = try loop.run(script)
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }

@@ -24,6 +24,15 @@ import MotionInput
 /// taken over mid-touch (`init(state:)`: the desktop saw that touch begin on the real device);
 /// `end(at:)` (device lost, end of input) lifts what the clone holds.
 ///
+/// **Pass-all** (`passAll(_:at:)`): the desktop gets its pad back without a grab being let go —
+/// while the host is stalled past `StallBound.seconds`, while the daemon is paused, after the
+/// emergency gesture. From then every frame passes whatever the consumers say: a frame taken and
+/// not decided yet passes at once, what was held is released in order (keeping its pace), and a
+/// touch already consumed stays consumed until its real lift (its fingers on the clone lift then,
+/// as always); nothing is stuck, nothing lost. `takeBack(_:at:)` ends a reason; the arbiter
+/// decides again only once every reason ended *and* no finger is down, so a touch never changes
+/// hands in its middle.
+///
 /// The per-frame path allocates nothing: every buffer is made at `init` and reused (a held
 /// queue longer than `heldEventCapacity` events grows once).
 public final class TouchArbiter {
@@ -82,6 +91,20 @@ public final class TouchArbiter {
     private var stats = (passed: 0, held: 0, consumed: 0)
     /// The last decision (for `ctl status`).
     public private(set) var lastDecision: ProxyDecision?
+    /// Touches so far, by what became of them (`ctl status`): every frame passed at once;
+    /// held on the way, then released; consumed.
+    public private(set) var touches = ProxyTouchCounts()
+
+    /// Why every frame passes now (empty: the consumers decide, once the device is idle).
+    public private(set) var passReasons: PassReasons = []
+    /// Every frame passes: a reason holds, or one held until the touch under way ends.
+    public private(set) var passesAll = false
+    /// `take` completed a frame that `decide` has not seen yet.
+    private var undecided = false
+    /// The `SYN_REPORT` of a frame taken and not decided yet (nil: none).
+    public var undecidedReport: InputEventRecord? { undecided ? frame.last : nil }
+    /// Input time of the last frame decided.
+    public private(set) var lastInputTime = 0.0
 
     public static let heldEventCapacity = 16_384
 
@@ -127,11 +150,19 @@ public final class TouchArbiter {
             if event.code != SYN.REPORT { return false }
         }
         frame.append(event)
+        if event.type == EV.SYN { undecided = true }
         return event.type == EV.SYN
     }
 
     /// The frame `take` completed, with the consumers' strongest claim after seeing it.
+    /// In pass-all the claim does not count. A frame `passAll` already passed (the host was
+    /// stalled while its recognizers looked at it) is not decided again.
     public func decide(_ claim: ConsumeClaim, at t: Double) {
+        guard undecided else { return }
+        undecided = false
+        lastInputTime = t
+        defer { if passesAll && passReasons.isEmpty && !real.anyFinger { endPassAll(at: t) } }
+        let claim = passesAll ? ConsumeClaim.none : claim
         if dropping {
             dropping = false
             frame.removeAll(keepingCapacity: true)
@@ -214,7 +245,7 @@ public final class TouchArbiter {
     /// A decision that fell due with time alone (a hold began, a multi-tap timed out): the claim
     /// as it is now, at input time `t`.
     public func update(_ claim: ConsumeClaim, at t: Double) {
-        guard mode == .open, !heldEnds.isEmpty else { return }
+        guard mode == .open, !heldEnds.isEmpty, !passesAll else { return }
         if claim == .began {
             consume(at: t)
             if !real.anyFinger { touchEnded(at: t, lift: true) }
@@ -231,9 +262,42 @@ public final class TouchArbiter {
     public func end(at t: Double) {
         if !heldEnds.isEmpty { dropHeld() }
         frame.removeAll(keepingCapacity: true)
+        undecided = false
         liftClone(at: t, why: "end")
         mode = .open
         real = DeviceState(slots: slotCount)
+    }
+
+    // MARK: - Pass-all
+
+    /// Every frame passes from now on, for `reason` (see the type's comment). A frame taken and
+    /// not decided passes now (`undecidedAt`: its own input time; `undecidedReport` gives its
+    /// `SYN_REPORT`); held frames are released in order, due from `t` at their pace.
+    public func passAll(_ reason: PassReasons, at t: Double, undecidedAt: Double? = nil) {
+        passReasons.insert(reason)
+        guard !passesAll else { return }
+        tell(.passing(t: t, why: passReasons.word))
+        if undecided {
+            // With frames held it joins them (all go out from `t`); else it passes at its own time.
+            decide(heldEnds.isEmpty ? .none : .matching, at: undecidedAt ?? t)
+        }
+        passesAll = true
+        if mode == .open, !heldEnds.isEmpty {
+            release(at: t)
+            if !real.anyFinger { touchEnded(at: t, lift: false) }
+        }
+    }
+
+    /// `reason` no longer holds; the consumers decide again once no reason does and no finger
+    /// is down (now, when the device is idle; else at the frame that lifts the last finger).
+    public func takeBack(_ reason: PassReasons, at t: Double) {
+        passReasons.remove(reason)
+        if passesAll && passReasons.isEmpty && !real.anyFinger && !undecided { endPassAll(at: t) }
+    }
+
+    private func endPassAll(at t: Double) {
+        passesAll = false
+        tell(.proxying(t: t))
     }
 
     // MARK: - Decisions
@@ -322,14 +386,14 @@ public final class TouchArbiter {
         // progress is over for the clone.
         if !heldEnds.isEmpty { dropHeld() }
         liftClone(at: t, why: "dropped")
+        let wasConsumed = mode == .consumed
         if real.anyFinger || mode == .consumed {
             mode = .suspended
         }
         // The touch is over for the clone: its account ends here.
         if inTouch {
             inTouch = false
-            tell(.touch(t: t, passed: stats.passed, held: stats.held, consumed: stats.consumed))
-            stats = (0, 0, 0)
+            closeAccount(at: t, consumed: wasConsumed)
         }
         lag = 0
         holdExpired = false
@@ -339,14 +403,27 @@ public final class TouchArbiter {
     private func touchEnded(at t: Double, lift: Bool) {
         guard heldEnds.isEmpty else { return }  // a multi-tap still holds the touches so far
         if lift { liftClone(at: t, why: "touch-end") }
+        let wasConsumed = mode == .consumed
         mode = .open
         holdExpired = false
         guard inTouch else { return }
         inTouch = false
-        tell(.touch(t: t, passed: stats.passed, held: stats.held, consumed: stats.consumed))
-        stats = (0, 0, 0)
+        closeAccount(at: t, consumed: wasConsumed)
         lag = 0
         touchFrames = 0
+    }
+
+    /// A touch's account: told, and counted by what became of it.
+    private func closeAccount(at t: Double, consumed: Bool) {
+        tell(.touch(t: t, passed: stats.passed, held: stats.held, consumed: stats.consumed))
+        if consumed || stats.consumed > 0 {
+            touches.consumed += 1
+        } else if stats.held > 0 {
+            touches.held += 1
+        } else {
+            touches.passed += 1
+        }
+        stats = (0, 0, 0)
     }
 
     /// Lifts every finger and releases every key the clone holds, in one frame.

@@ -8,7 +8,9 @@ import Glibc
 #endif
 import MotionGestures
 import MotionHost
+import MotionInput
 import MotionLua
+import MotionProxy
 import MotionStreams
 
 let arguments = CommandLine.arguments
@@ -179,6 +181,61 @@ if arguments.count > 2, arguments[1] == "decode" {
         fputs("motionbench: \(error)\n", stderr)
         exit(2)
     }
+    exit(0)
+}
+
+/// `motionbench arbiter N [arbiter|lane|copy]`: the proxy's decision per frame (docs/desktop.md,
+/// "The proxy"): N frames of a two-finger scroll (7 events each: a slot, an x, a y per finger
+/// and the report) through one `TouchArbiter` to a clone that keeps nothing, the consumers'
+/// claim `.none` (every frame passes); `lane`: the same through the `ProxyLane` the host and the
+/// drain share (its lock taken twice a frame); `copy`: only the frames built, as the baseline.
+/// Frames are built in place (nothing allocated per frame here).
+final class NullClone: CloneSink {
+    var frames = 0
+    func write(_ frame: UnsafeBufferPointer<InputEventRecord>, due: Double) { frames &+= frame.count }
+}
+
+if arguments.count > 2, arguments[1] == "arbiter" {
+    let frames = Int(arguments[2]) ?? 1
+    let mode = arguments.count > 3 ? arguments[3] : "arbiter"
+    var d = DeviceDescription()
+    d.name = "bench pad"
+    d.absinfo[ABS.MT_SLOT] = AbsInfo(minimum: 0, maximum: 4)
+    let sink = NullClone()
+    let arbiter = TouchArbiter(identity: CloneIdentity(d), sink: sink)
+    let lane = ProxyLane(arbiter)
+    var events = [InputEventRecord](repeating: InputEventRecord(sec: 0, usec: 0, type: 0, code: 0, value: 0), count: 16)
+    func put(_ k: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) { events[k] = InputEventRecord(sec: 0, usec: 0, type: type, code: code, value: value) }
+    let start = now()
+    var taken = 0
+    for i in 0..<frames {
+        let t = Double(i) * 0.007
+        var k = 0
+        let y = Int32(100 + i % 400)
+        if i == 0 {
+            for (s, id) in [(Int32(0), Int32(1)), (1, 2)] {
+                put(k, EV.ABS, ABS.MT_SLOT, s); put(k + 1, EV.ABS, ABS.MT_TRACKING_ID, id)
+                put(k + 2, EV.ABS, ABS.MT_POSITION_X, 100 + s * 100); put(k + 3, EV.ABS, ABS.MT_POSITION_Y, y)
+                k += 4
+            }
+            put(k, EV.KEY, BTN.TOUCH, 1); k += 1
+        } else {
+            for s in Int32(0)...1 {
+                put(k, EV.ABS, ABS.MT_SLOT, s); put(k + 1, EV.ABS, ABS.MT_POSITION_X, 100 + s * 100); put(k + 2, EV.ABS, ABS.MT_POSITION_Y, y)
+                k += 3
+            }
+        }
+        put(k, EV.SYN, SYN.REPORT, 0); k += 1
+        switch mode {
+        case "copy":
+            taken &+= k
+        case "lane":
+            if events.withUnsafeBufferPointer({ lane.take(frame: UnsafeBufferPointer(rebasing: $0[0..<k])) }) { lane.decide(.none, at: t) }
+        default:
+            for j in 0..<k where arbiter.take(events[j]) { arbiter.decide(.none, at: t) }
+        }
+    }
+    print("arbiter \(now() - start) \(frames) \(mode) \(sink.frames + taken)")
     exit(0)
 }
 

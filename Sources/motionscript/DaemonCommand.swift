@@ -195,7 +195,13 @@ struct DaemonCommand: ParsableCommand {
                                                              reload: "`motionscript ctl reload` or a restart loads them") {
                     router.diagnostic(nil, String(warning))
                 }
-                let reason = try HostLoop.runLive(device, host: host, watcher: watcher)
+                // --proxy: the touchpads' and touchscreens' clones, the consumers being every plugin's.
+                let proxy = live.proxy ? input.startProxy(consumers: host.eachRecognizer) {
+                    router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
+                } : nil
+                // ctl status shows its devices; pause passes their frames whole to the clones.
+                service.proxy = proxy
+                let reason = try HostLoop.runLive(device, host: host, watcher: watcher, proxy: proxy)
                 router.diagnostic(nil, reason)
             }
         } catch let error as InputError {

@@ -11,7 +11,7 @@ struct LiveInputOptions: ParsableArguments {
     @Flag(help: "With --device: take the device from everyone else while running.")
     var grab = false
 
-    @Flag(help: "The desktop reads a clone of each touchpad and touchscreen, without the touches recognizers with 'consume = true' take (docs/desktop.md). With --events: the clone's frames are decided as live, as 'proxy' output lines.")
+    @Flag(help: "The desktop reads a clone of each touchpad and touchscreen (through /dev/uinput), without the touches recognizers with 'consume = true' take (docs/desktop.md). With --events: the clone's frames are decided as live, as 'proxy' output lines.")
     var proxy = false
 
     @Option(name: .customLong("proxy-output"), help: ArgumentHelp("With --events and --proxy: write what the clones would have received to FILE, an evemu recording.", valueName: "file"))
@@ -37,10 +37,10 @@ struct LiveInputOptions: ParsableArguments {
     func validate(live: Bool) throws {
         if grab && !live { throw ValidationError("--grab needs --device") }
         if proxy && grab { throw ValidationError("use --proxy or --grab, not both (--proxy grabs each device itself and gives the desktop a clone)") }
-        if proxy && live {
-            throw ValidationError("--proxy on live input is not built yet (it comes with the new event loop); with --events FILE it shows what the clone would receive")
-        }
         if proxyOutput != nil && !proxy { throw ValidationError("--proxy-output needs --proxy") }
+        if proxyOutput != nil && live {
+            throw ValidationError("--proxy-output is for replays (--events): on live input the clone is a device; watch it with `libinput debug-events --device NODE` (docs/desktop.md)")
+        }
         if act && dryRun { throw ValidationError("use --act or --dry-run, not both") }
         _ = try InputOptions.parse(surface: surface, axes: axes)
     }

@@ -58,7 +58,10 @@ struct RunCommand: ParsableCommand {
         try OptionChecks.memory(memory)
         try OptionChecks.oneInput(events: events, devices: device)
         try live.validate(live: !device.isEmpty)
-        if live.proxy && watch { throw ValidationError("--proxy replays the events once: use it without --watch") }
+        if live.proxy && watch {
+            throw ValidationError(device.isEmpty ? "--proxy replays the events once: use it without --watch"
+                                                 : "--proxy on live input does not go with --watch (each reload would make the clones again): use it without --watch")
+        }
         if plot != nil && (events == nil || watch) { throw ValidationError("--plot needs --events (and no --watch)") }
         if plot != nil && live.proxy { throw ValidationError("use --plot or --proxy, not both (the picture has no place for the clone's decisions)") }
         if plot != nil && explain { throw ValidationError("use --plot or --explain, not both (the picture shows the recognizers' states)") }

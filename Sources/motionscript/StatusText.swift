@@ -30,6 +30,10 @@ enum StatusText {
         for d in devices {
             lines.append("  \(d["node"]?.stringValue ?? "?")  \(d["kind"]?.stringValue ?? "?")  \(d["name"]?.stringValue ?? "")\(d["grabbed"]?.boolValue == true ? "  (grabbed)" : "")")
         }
+        if let proxy = status["proxy"]?.arrayValue {
+            lines.append("proxy: \(proxy.count) device\(proxy.count == 1 ? "" : "s")")
+            for p in proxy { lines += ProxyDeviceStatus.textLines(p) }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -8,8 +8,10 @@ import MotionInput
 
     @Test func badCombinationsAreUsageErrors() throws {
         let cases: [([String], String)] = [
-            (["run", "examples/drag.lua", "--device", "/dev/null", "--proxy"],
-             "error: --proxy on live input is not built yet (it comes with the new event loop); with --events FILE it shows what the clone would receive"),
+            (["run", "examples/drag.lua", "--device", "/dev/null", "--proxy", "--proxy-output", "/tmp/x.evemu"],
+             "error: --proxy-output is for replays (--events): on live input the clone is a device; watch it with `libinput debug-events --device NODE` (docs/desktop.md)"),
+            (["run", "examples/drag.lua", "--device", "/dev/null", "--proxy", "--watch"],
+             "error: --proxy on live input does not go with --watch (each reload would make the clones again): use it without --watch"),
             (["run", "examples/drag.lua", "--device", "/dev/null", "--proxy", "--grab"],
              "error: use --proxy or --grab, not both (--proxy grabs each device itself and gives the desktop a clone)"),
             (["run", "examples/drag.lua", "--events", "examples/drag.events.jsonl", "--proxy-output", "/tmp/x.evemu"],
@@ -18,8 +20,8 @@ import MotionInput
              "error: --proxy replays the events once: use it without --watch"),
             (["run", "examples/drag.lua", "--events", "examples/drag.events.jsonl", "--proxy", "--plot", "/tmp/x.svg"],
              "error: use --plot or --proxy, not both (the picture has no place for the clone's decisions)"),
-            (["daemon", "examples/plugins", "--device", "/dev/null", "--proxy"],
-             "error: --proxy on live input is not built yet (it comes with the new event loop); with --events FILE it shows what the clone would receive"),
+            (["daemon", "examples/plugins", "--device", "/dev/null", "--proxy", "--grab"],
+             "error: use --proxy or --grab, not both (--proxy grabs each device itself and gives the desktop a clone)"),
         ]
         for (arguments, message) in cases {
             let r = try runMotionscript(arguments)

@@ -286,3 +286,95 @@ def run(*args, timeout=120):
 
 def phases(events):
     return [(p["id"], p["phase"]) for p in events]
+
+
+class Clickpad:
+    """A multi-touch clickpad with a real identity: bcm5974's name, ids and version (as in the
+    bcm5974.evemu recording's header), made a modern one (5 slots, INPUT_PROP_POINTER and
+    BUTTONPAD, 40 units/mm, MSC_TIMESTAMP) with a phys. `frame({slot: (tracking id or None,
+    x, y)})` sends one frame (id -1 lifts), with BTN_TOUCH and BTN_TOOL_* as a clickpad does,
+    at a touchpad's pace (8 ms a frame)."""
+    PHYS = "usb-0000:00:14.0-5/input2"
+    NAME = "bcm5974"
+
+    def __init__(self):
+        res = 40
+        axes = [
+            (e.ABS_X, AbsInfo(0, -4824, 5342, 0, 0, res)),
+            (e.ABS_Y, AbsInfo(0, -172, 5820, 0, 0, res)),
+            (e.ABS_MT_SLOT, AbsInfo(0, 0, 4, 0, 0, 0)),
+            (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+            (e.ABS_MT_POSITION_X, AbsInfo(0, -4824, 5342, 0, 0, res)),
+            (e.ABS_MT_POSITION_Y, AbsInfo(0, -172, 5820, 0, 0, res)),
+        ]
+        keys = [e.BTN_LEFT, e.BTN_TOOL_FINGER, e.BTN_TOUCH, e.BTN_TOOL_DOUBLETAP, e.BTN_TOOL_TRIPLETAP,
+                e.BTN_TOOL_QUADTAP, e.BTN_TOOL_QUINTTAP]
+        self.ui = UInput({e.EV_KEY: keys, e.EV_ABS: axes, e.EV_MSC: [e.MSC_TIMESTAMP]}, name=self.NAME, vendor=0x05ac,
+                         product=0x0262, version=0x0110, bustype=e.BUS_USB, phys=self.PHYS,
+                         input_props=[e.INPUT_PROP_POINTER, e.INPUT_PROP_BUTTONPAD])
+        self.path = self.ui.device.path
+        self.fingers = 0
+        self.slot = 0
+        self.stamp = 0
+        time.sleep(0.3)
+
+    TOOLS = {1: e.BTN_TOOL_FINGER, 2: e.BTN_TOOL_DOUBLETAP, 3: e.BTN_TOOL_TRIPLETAP, 4: e.BTN_TOOL_QUADTAP,
+             5: e.BTN_TOOL_QUINTTAP}
+
+    def frame(self, fingers):
+        for slot, (tid, x, y) in sorted(fingers.items()):
+            if slot != self.slot:
+                self.ui.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+                self.slot = slot
+            if tid is not None:
+                self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, tid)
+            if tid != -1:
+                self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+                self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+        down = self.fingers + sum(1 for (tid, _, _) in fingers.values() if tid is not None and tid >= 0) \
+            - sum(1 for (tid, _, _) in fingers.values() if tid == -1)
+        if down != self.fingers:
+            if self.fingers in self.TOOLS:
+                self.ui.write(e.EV_KEY, self.TOOLS[self.fingers], 0)
+            if down in self.TOOLS:
+                self.ui.write(e.EV_KEY, self.TOOLS[down], 1)
+            if (down > 0) != (self.fingers > 0):
+                self.ui.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)
+            self.fingers = down
+        self.stamp += 8000
+        self.ui.write(e.EV_MSC, e.MSC_TIMESTAMP, self.stamp)
+        self.ui.syn()
+        time.sleep(0.008)  # a touchpad's pace (125 Hz), not an ordering
+
+    def swipe3(self, first_id=200, dx=100, frames=30):
+        """Three fingers down, moving right `dx` a frame, lifted."""
+        self.frame({0: (first_id, -1500, 2500), 1: (first_id + 1, -1000, 2500), 2: (first_id + 2, -500, 2500)})
+        for i in range(1, frames + 1):
+            self.frame({0: (None, -1500 + dx * i, 2500), 1: (None, -1000 + dx * i, 2500), 2: (None, -500 + dx * i, 2500)})
+        self.frame({0: (-1, 0, 0), 1: (-1, 0, 0), 2: (-1, 0, 0)})
+
+    def close(self):
+        self.ui.close()
+
+
+def clones():
+    """The paths of the devices whose phys marks them as `--proxy` clones."""
+    out = []
+    for path in list_devices():
+        try:
+            d = InputDevice(path)
+        except OSError:
+            continue
+        if d.phys.startswith("motionscript-clone/"):
+            out.append(path)
+        d.close()
+    return out
+
+
+def wait_until(predicate, timeout=20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()

@@ -36,7 +36,8 @@ public enum HostLoop {
     /// (The desktop provider, `LiveFocus`, is registered with the device's event loop: its
     /// socket and its reconnection's due time.) `clock`: monotonic seconds, what the watcher's
     /// quiet time is measured on (tests inject one).
-    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
+    /// `proxy`: `--proxy`'s clones beside (`LiveProxy`): each frame decided after the plugins saw it.
+    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?, proxy: LiveProxy? = nil,
                                clock: @escaping () -> Double = Clock.monotonic) throws -> String {
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         // A plugin's `motion.exec` child that fails says so in the plugin's log (`ctl logs`),
@@ -80,6 +81,7 @@ public enum HostLoop {
             loop.afterStep = { host.router.flush() }
         }
         // The plugins keep their errors to themselves (`Plugin`): the host throws none.
+        if let proxy { return try loop.run(ProxiedLiveTarget(host, proxy: proxy)) }
         return try loop.run(host)
     }
 }

@@ -28,6 +28,9 @@ public final class DaemonService: ControlTarget {
     private var stopping = false
     /// The emergency-stop gesture, fed every frame (`host.onFrame`).
     private let emergency = EmergencyWatch()
+    /// The live proxy (`--proxy`): its devices in `ctl status`, and pause hands the desktop
+    /// its pads through it (every frame passed, nothing ungrabbed mid-touch).
+    public weak var proxy: ProxyControl?
 
     /// The gesture where the frame observer reaches it without the service: every frame costs
     /// neither a weak reference's load nor an exclusivity check (the service is taken only
@@ -172,6 +175,7 @@ public final class DaemonService: ControlTarget {
         var status = ControlStatus(plugins: plugins, devices: devices, uptimeSeconds: Clock.monotonic() - started,
                                    paused: host.isPaused, pid: getpid(), directory: host.folder.path)
         status.focus = focus?()
+        status.proxy = proxy?.proxyStatus()
         return status
     }
 
@@ -206,7 +210,9 @@ public final class DaemonService: ControlTarget {
     public func controlPause() {
         host.pause()
         if grabs { device?.setGrabbed(false) }
-        host.router.diagnostic(nil, "paused: every device ungrabbed, every held key released (ctl resume, or SIGUSR1 again)")
+        proxy?.passAll()
+        host.router.diagnostic(nil, proxy == nil ? "paused: every device ungrabbed, every held key released (ctl resume, or SIGUSR1 again)"
+                                   : "paused: every device ungrabbed or passed whole to its clone, every held key released (ctl resume, or SIGUSR1 again)")
         updateStatus()
     }
 
@@ -228,6 +234,7 @@ public final class DaemonService: ControlTarget {
 
     public func controlResume() {
         if grabs, host.isPaused { device?.setGrabbed(true) }
+        if host.isPaused { proxy?.takeBack() }
         host.resume()
         host.router.diagnostic(nil, "resumed")
         updateStatus()

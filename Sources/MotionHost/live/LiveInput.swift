@@ -13,6 +13,8 @@ public final class LiveInput {
     public var loop: EventLoop { devices.loop }
     /// The focus provider, once `followFocus` found one.
     public private(set) var focus: LiveFocus?
+    /// `--proxy`: the clones of the touchpads and touchscreens, once `startProxy` made them.
+    public private(set) var proxy: LiveProxy?
     private let wakesOnSignals: Bool
     private var closed = false
 
@@ -38,10 +40,24 @@ public final class LiveInput {
         focus = try LiveFocus(tracker: tracker, loop: loop, deliver: deliver)
     }
 
-    /// Closes the focus provider and the devices (every grab released); idempotent.
+    /// `--proxy`: every touchpad and touchscreen (present and plugged in later) gets a clone the
+    /// desktop reads, without the touches the consumers `consumers` walks take (`LiveProxy`).
+    /// The devices must have been opened ungrabbed.
+    @discardableResult
+    public func startProxy(consumers: @escaping ((GestureRecognizer) -> Void) -> Void,
+                           diagnostics: @escaping (String) -> Void) -> LiveProxy {
+        if let proxy { return proxy }
+        let proxy = LiveProxy(input: devices, consumers: consumers, diagnostics: diagnostics)
+        self.proxy = proxy
+        return proxy
+    }
+
+    /// Closes the proxy (each clone lifts what it holds and goes), the focus provider and the
+    /// devices (every grab released); idempotent.
     public func close() {
         guard !closed else { return }
         closed = true
+        proxy?.close()
         focus?.close()
         if wakesOnSignals { Interruption.stopWaking(devices.control.stopFileDescriptor) }
         devices.close()

@@ -13,8 +13,8 @@ public final class ProxyReplay: RawEventTap, ProxyDecisionObserver {
     private let tags: [PointerDevice?]
     private let recordings: [CloneRecording]
     private let line: (Double, MotionValue) -> Void
-    /// Walks every consuming candidate, in the host's order (plugins, then creation order).
-    private let consumers: ((GestureRecognizer) -> Void) -> Void
+    /// The consumers' claims, in the host's order (plugins, then creation order).
+    private let claims: ProxyClaims
     /// The device whose frame waits for the recognizers (`frameHandled`).
     private var pending: Int?
     /// Input time before which the proxy took no decision (`-- proxy: T` in a scenario, a grab
@@ -37,7 +37,7 @@ public final class ProxyReplay: RawEventTap, ProxyDecisionObserver {
         self.tags = tags
         recordings = try outputPath.map { try CloneRecording.sinks(path: $0, identities: identities, kinds: tags.map { $0?.kind }) } ?? []
         self.line = line
-        self.consumers = consumers
+        claims = ProxyClaims(consumers: consumers)
         self.from = from
         started = Array(repeating: from <= 0, count: identities.count)
         for (k, identity) in identities.enumerated() {
@@ -91,7 +91,7 @@ public final class ProxyReplay: RawEventTap, ProxyDecisionObserver {
     /// Time reached `t` between frames: decisions that fell due (a hold began, a tap timed out).
     public func advanced(to t: Double) {
         for k in arbiters.indices where arbiters[k].isHolding {
-            arbiters[k].update(ConsumerArbitration.claim(on: tags[k], at: t, each: consumers), at: t)
+            arbiters[k].update(claims.claim(on: tags[k], at: t), at: t)
         }
     }
 
@@ -102,33 +102,15 @@ public final class ProxyReplay: RawEventTap, ProxyDecisionObserver {
     }
 
     private func decide(_ k: Int, at t: Double) {
-        arbiters[k].decide(ConsumerArbitration.claim(on: tags[k], at: t, each: consumers), at: t)
+        arbiters[k].decide(claims.claim(on: tags[k], at: t), at: t)
     }
 
     // MARK: ProxyDecisionObserver
 
     public func proxy(_ decision: ProxyDecision, device: Int) {
-        var fields: [(key: String, value: MotionValue)] = []
-        let t: Double
-        switch decision {
-        case .held(let at):
-            t = at
-            fields = [("decision", .string("held"))]
-        case .released(let at, let frames, let lag):
-            t = at
-            fields = [("decision", .string("released")), ("frames", .integer(frames)), ("lag", .number(lag))]
-        case .consumed(let at, let frames):
-            t = at
-            fields = [("decision", .string("consumed")), ("frames", .integer(frames))]
-        case .lifted(let at, let fingers, let buttons, let why):
-            t = at
-            fields = [("decision", .string("lifted")), ("fingers", .integer(fingers)), ("buttons", .integer(buttons)), ("why", .string(why))]
-        case .touch(let at, let passed, let held, let consumed):
-            t = at
-            fields = [("decision", .string("touch")), ("passed", .integer(passed)), ("held", .integer(held)), ("consumed", .integer(consumed))]
-        }
+        var fields = decision.fields
         if arbiters.count > 1 { fields.append(("device", .integer(device))) }
-        line(t, .object(fields))
+        line(decision.time, .object(fields))
     }
 }
 

@@ -27,6 +27,9 @@ public struct DeviceDescription: Sendable, Equatable {
     public var vendor: UInt16 = 0
     public var product: UInt16 = 0
     public var version: UInt16 = 0
+    /// Where the device sits (`EVIOCGPHYS`: `usb-0000:00:14.0-3/input0`); empty when not known
+    /// (recordings do not keep it). A `--proxy` clone's is `motionscript-clone/` and this.
+    public var phys: String = ""
     /// INPUT_PROP_* numbers.
     public var properties: Set<Int> = []
     /// Event type → supported codes.

@@ -10,6 +10,7 @@ enum EvdevIoctl {
 
     static let getID = ior(0x02, size: 8)                         // EVIOCGID
     static func getName(_ len: UInt) -> UInt { ior(0x06, size: len) }  // EVIOCGNAME(len): 0x81004506 for 256
+    static func getPhys(_ len: UInt) -> UInt { ior(0x07, size: len) }  // EVIOCGPHYS(len)
     static func getProp(_ len: UInt) -> UInt { ior(0x09, size: len) }  // EVIOCGPROP(len)
     static func getBit(_ type: UInt16, _ len: UInt) -> UInt { ior(0x20 + UInt(type), size: len) }  // EVIOCGBIT
     static func getAbs(_ code: UInt16) -> UInt { ior(0x40 + UInt(code), size: 24) }  // EVIOCGABS: 0x80184540 + abs
@@ -33,6 +34,10 @@ enum EvdevIoctl {
         guard let nameBytes = read(fd, getName(256), count: 256) else { return nil }
         var d = DeviceDescription()
         d.name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+        // A device without a phys (many virtual ones) fails with ENOENT: it stays empty.
+        if let phys = read(fd, getPhys(256), count: 256) {
+            d.phys = String(decoding: phys.prefix { $0 != 0 }, as: UTF8.self)
+        }
         if let id = read(fd, getID, count: 8) {
             func u16(_ i: Int) -> UInt16 { UInt16(id[i]) | UInt16(id[i + 1]) << 8 }
             (d.bus, d.vendor, d.product, d.version) = (u16(0), u16(2), u16(4), u16(6))

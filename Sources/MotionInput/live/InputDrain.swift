@@ -31,6 +31,14 @@ import Glibc
 /// Exclusion: `lock` is held by the host's thread for the whole of every `nextFrame` call
 /// (waiting included) and by this thread only while it reads into backlogs, so device state is
 /// never touched by both at once.
+///
+/// Stalls (`--proxy`): when the host has been busy for `HostStallWatch.bound` (200 ms), each
+/// look also tells every reader's `stallPass` (the device's `ProxyLane`) the events it drained,
+/// and until the host is back the thread waits on the devices themselves (`poll`, besides its
+/// timer), so each frame reaches the clone as it comes, not at the next look. Once the host is
+/// back in `nextFrame`, every lane told of the stall is told `hostBack`. A backlog that fills
+/// ends the pass-through of that stall as it ends the draining (the kernel drops, the clone's
+/// fingers are lifted at the `SYN_DROPPED`).
 final class InputDrain: @unchecked Sendable {
     /// Seconds between looks while input flows: the host is found busy after one to two of
     /// these. The kernel's smallest evdev buffer (64 events) holds 50 ms or more of a touchpad.
@@ -58,6 +66,17 @@ final class InputDrain: @unchecked Sendable {
     /// Drains that took bytes, and drains that found a backlog full (for tests and diagnostics).
     private(set) var drains = 0
     private(set) var fullBacklogs = 0
+    /// Stalls seen (for tests and diagnostics).
+    private(set) var stalls = 0
+
+    /// Turns looks into verdicts (this thread's, or a test's calling `look(at:)`).
+    private var stallWatch = HostStallWatch()
+    /// The lanes told of the stall under way (told `hostBack` when it ends).
+    private var stalledLanes: [StallPassThrough] = []
+    /// What the thread waits on while the host is stalled: the timer, then the devices.
+    private var stallWaits: [pollfd] = []
+    /// A backlog filled at the last look: the devices are not waited on (they would stay readable).
+    private var backlogFull = false
 
     init() {
         pthread_mutex_init(lock, nil)
@@ -168,47 +187,80 @@ final class InputDrain: @unchecked Sendable {
     // MARK: The drain's thread
 
     private func watch() {
-        var last = -1
         var expirations: UInt64 = 0
         while true {
-            // Asleep until the timer fires: never while disarmed.
-            let n = read(timer, &expirations, 8)
-            if ending.load(ordering: .sequentiallyConsistent) { return }
-            guard n == 8 else { continue }
-            let now = sequence.load(ordering: .sequentiallyConsistent)
-            defer { last = now }
-            guard now == last else { continue }
-            if now & 1 == 1 {
-                // In the same wait for input as at the previous look: input paused. The looks
-                // stop until the next frame is handed over (re-checked after the store: a frame
-                // handed over meanwhile either sees `armed` false and arms, or is seen here).
-                pthread_mutex_lock(armLock)
-                armed.store(false, ordering: .sequentiallyConsistent)
-                if sequence.load(ordering: .sequentiallyConsistent) == now {
-                    setTimer(0)
-                } else {
-                    armed.store(true, ordering: .sequentiallyConsistent)
-                }
-                pthread_mutex_unlock(armLock)
-                continue
+            if stallWatch.isStalled && !backlogFull {
+                // The devices too: each frame is passed as it comes.
+                _ = stallWaits.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
+                if stallWaits[0].revents & Int16(POLLIN) != 0 { _ = read(timer, &expirations, 8) }
+            } else {
+                // Asleep until the timer fires: never while disarmed.
+                let n = read(timer, &expirations, 8)
+                if ending.load(ordering: .sequentiallyConsistent) { return }
+                guard n == 8 else { continue }
             }
+            if ending.load(ordering: .sequentiallyConsistent) { return }
+            look(at: LiveEventReader.now())
+        }
+    }
+
+    /// One look at the host (the thread's; tests call it with their own times).
+    func look(at t: Double) {
+        let now = sequence.load(ordering: .sequentiallyConsistent)
+        switch stallWatch.look(sequence: now, at: t) {
+        case .moved:
+            return
+        case .waiting:
+            // In the same wait for input as at the previous look: input paused. The looks
+            // stop until the next frame is handed over (re-checked after the store: a frame
+            // handed over meanwhile either sees `armed` false and arms, or is seen here).
+            pthread_mutex_lock(armLock)
+            armed.store(false, ordering: .sequentiallyConsistent)
+            if sequence.load(ordering: .sequentiallyConsistent) == now {
+                setTimer(0)
+            } else {
+                armed.store(true, ordering: .sequentiallyConsistent)
+            }
+            pthread_mutex_unlock(armLock)
+        case .busy:
             // Outside `nextFrame` since the previous look: busy. Drain unless the host just came
             // back (then it reads for itself).
-            guard pthread_mutex_trylock(lock) == 0 else { continue }
+            guard pthread_mutex_trylock(lock) == 0 else { return }
             drainAll()
             pthread_mutex_unlock(lock)
+        case .stalled(let began):
+            guard pthread_mutex_trylock(lock) == 0 else { return }
+            if began { stalls += 1 }
+            drainAll()
+            // The readers do not change while the host is away from `nextFrame`.
+            for reader in readers { reader.passStalled() }
+            for reader in readers {
+                if let lane = reader.stallPass, !stalledLanes.contains(where: { $0 === lane }) { stalledLanes.append(lane) }
+            }
+            if began {
+                stallWaits = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0)]
+                    + readers.map { pollfd(fd: $0.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+            }
+            pthread_mutex_unlock(lock)
+        case .back:
+            backlogFull = false
+            for lane in stalledLanes { lane.hostBack() }
+            stalledLanes.removeAll()
         }
     }
 
     /// Under `lock`: every reader's waiting bytes into its backlog.
     private func drainAll() {
         var took = false
+        var full = false
+        defer { backlogFull = full }
         for reader in readers {
             switch reader.drainIntoBacklog() {
             case .took: took = true
             case .full:
                 took = true
                 fullBacklogs += 1
+                full = true
             case .nothing: break
             }
         }

@@ -39,6 +39,12 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
     /// from another machine, a kernel without EVIOCSCLOCKID) it is estimated as the last event's
     /// time plus the time elapsed here since it arrived.
     public var timestampsAreMonotonic: Bool
+    /// Sees every event of the device as it is decoded (the `--proxy` arbiter's input), with
+    /// whether it completed a pointer frame (the one `nextFrame` hands over for it): the
+    /// device's own events, and after `SYN_DROPPED` the marker, an empty report and the state
+    /// read back. Not the start-up state (`currentState()` gives it). Held without reference
+    /// counting: whoever sets it clears it before it goes.
+    public unowned(unsafe) var rawTap: LiveRawTap?
     /// Told what happened when the kernel dropped events (`SYN_DROPPED`), for stderr.
     public var diagnostics: ((String) -> Void)?
     /// `SYN_DROPPED` resynchronizations done from the device state.
@@ -144,7 +150,9 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         // The usual event: straight to the decoder (the start-up state and SYN_DROPPED aside).
         if seed == nil, event.type != EV.SYN || event.code != SYN.DROPPED {
             do {
-                return try decoder.feed(event, place: 0)
+                let frame = try decoder.feed(event, place: 0)
+                if let rawTap { rawTap.take(event, madeFrame: frame != nil) }
+                return frame
             } catch let failure as EvdevDecoder.Failure {
                 throw InputError(file: reader.path, failure.message)
             }
@@ -164,10 +172,26 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             if event.type == EV.SYN, event.code == SYN.DROPPED, reader.isEvdevNode {
                 return try resync(after: event)
             }
-            return try decoder.feed(event, place: 0)
+            return try feedTapped(event)
         } catch let failure as EvdevDecoder.Failure {
             throw InputError(file: reader.path, failure.message)
         }
+    }
+
+    /// The decoder's frame for `event`, the tap told.
+    private func feedTapped(_ event: InputEventRecord) throws -> Frame? {
+        let frame = try decoder.feed(event, place: 0)
+        rawTap?.take(event, madeFrame: frame != nil)
+        return frame
+    }
+
+    /// The device's state now, read back from the kernel (every slot's tracking id and
+    /// position, the selected slot, the single-touch position, BTN_TOUCH and BTN_LEFT) as one
+    /// frame of events: what `--proxy` takes the device over in. Nil for a pipe, or when the
+    /// ioctls fail.
+    public func currentState() -> [InputEventRecord]? {
+        guard reader.isEvdevNode else { return nil }
+        return LiveResync.read(fd: reader.fileDescriptor, device: decoder.device, sec: 0, usec: 0)
     }
 
     /// The next frame among the events already read (nil: none complete), without reading or
@@ -212,8 +236,8 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         var stamp = (sec: dropped.sec, usec: dropped.usec)
         if let last = discarded.last, (last.sec, last.usec) > (stamp.sec, stamp.usec) { stamp = last }
         // The marker, then an empty report: the decoder forgets the partial frame and is ready.
-        _ = try decoder.feed(dropped, place: 0)
-        _ = try decoder.feed(InputEventRecord(sec: dropped.sec, usec: dropped.usec, type: EV.SYN, code: SYN.REPORT, value: 0), place: 0)
+        _ = try feedTapped(dropped)
+        _ = try feedTapped(InputEventRecord(sec: dropped.sec, usec: dropped.usec, type: EV.SYN, code: SYN.REPORT, value: 0))
         resyncCount += 1
         guard let state = LiveResync.read(fd: reader.fileDescriptor, device: decoder.device, sec: stamp.sec, usec: stamp.usec) else {
             diagnostics?("\(reader.path): the kernel dropped events (SYN_DROPPED) and the device state cannot be read back; going on from the next frames (\(discarded.frames) queued frames discarded)")
@@ -221,7 +245,7 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
         }
         if let last = state.last { note(last) }
         var frame: Frame?
-        for event in state { frame = try decoder.feed(event, place: 0) ?? frame }
+        for event in state { frame = try feedTapped(event) ?? frame }
         let changed = frame.map { "\($0.events.count) pointer change\($0.events.count == 1 ? "" : "s")" } ?? "no pointer change"
         diagnostics?("\(reader.path): the kernel dropped events (SYN_DROPPED, reader too slow); discarded \(discarded.frames) stale queued frames (\(discarded.events) events) and resynchronized from the device state: \(changed)")
         return frame
@@ -244,4 +268,11 @@ public final class LiveDevice: FrameSource, EvdevSourceInfo {
             }
         }
     }
+}
+
+/// What sees a live device's events as they are decoded (`LiveDevice.rawTap`).
+public protocol LiveRawTap: AnyObject {
+    /// One event, in the device's order; `madeFrame`: the decoder made a pointer frame of it
+    /// (a `SYN_REPORT`), handed over by `nextFrame` after the frames made before it.
+    func take(_ event: InputEventRecord, madeFrame: Bool)
 }

@@ -10,7 +10,7 @@ extension LiveDeviceSet {
     public func setGrabbed(_ grabbed: Bool) -> [String] {
         var failed: [String] = []
         for member in members where member.device.reader.isEvdevNode {
-            if ioctl(member.device.reader.fileDescriptor, EvdevIoctl.grab, (grabbed ? 1 : 0) as CInt) != 0 { failed.append(member.node) }
+            if !member.device.reader.setGrabbed(grabbed) { failed.append(member.node) }
         }
         return failed
     }

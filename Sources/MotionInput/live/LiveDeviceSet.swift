@@ -41,6 +41,10 @@ public final class LiveDeviceSet {
     }
 
     public private(set) var members: [Member] = []
+    /// Told of each device opened after it is set (hotplug, a device back), and of each device
+    /// that leaves, after its last frame was handed over (`--proxy` makes and ends clones here).
+    public var memberAdded: ((Member) -> Void)?
+    public var memberRemoved: ((Member) -> Void)?
     public let selectors: [DeviceSelector]
     /// Told when devices come and go, and about dropped events.
     public var diagnostics: ((String) -> Void)?
@@ -164,6 +168,7 @@ public final class LiveDeviceSet {
         device.pointerDevice = member.tag
         members.append(member)
         loop.sourceChanged()
+        memberAdded?(member)
         // Said once a device: thresholds in millimetres would silently be device units.
         if let note = options.rawUnitsNote(for: d), rawUnitsSaid.insert(node).inserted {
             diagnostics?("motionscript: \(node): \(note)")
@@ -282,6 +287,13 @@ public final class LiveDeviceSet {
             }
         }
         updateAttributeWatch()
+    }
+
+    /// The shared time line's input time of a timestamp of a device (seconds on its clock,
+    /// CLOCK_MONOTONIC); nil before the first frame fixed the line's origin.
+    public func inputTime(ofDeviceTime seconds: Double) -> Double? {
+        guard origin != nil else { return nil }
+        return seconds - Double(originMicroseconds) / 1_000_000
     }
 
     /// Input time now on the shared time line (nil before the first event).
@@ -416,6 +428,7 @@ public final class LiveDeviceSet {
     private func remove(member i: Int) {
         let member = members.remove(at: i)
         loop.sourceChanged()
+        memberRemoved?(member)
         member.device.close()
         let reason = member.endReason ?? lastReason
         guard !ending else { return }

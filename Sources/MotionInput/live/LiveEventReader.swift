@@ -63,6 +63,15 @@ public final class LiveEventReader {
     private var drainStopped = false
     /// The most a backlog holds: 8,192 events, a second or more of a touchpad with every finger down.
     static let backlogCapacity = InputEventRecord.rawSize * 8192
+    /// Told the events the drain reads while the host is stalled (`--proxy`: the device's
+    /// `ProxyLane`, which passes them to the clone). Set while the host holds the drain's lock
+    /// (before the first `nextFrame`, or inside it).
+    public var stallPass: StallPassThrough?
+    /// Backlog bytes before this offset were told to `stallPass`.
+    private var stallPassed = 0
+    /// The events handed to `stallPass`, decoded (made at the first stall).
+    private var stallEvents: UnsafeMutablePointer<InputEventRecord>?
+    private static let stallChunk = 256
 
     /// Write any byte here to make a pending poll return and end reading; safe from a signal handler
     /// (`write(2)` is async-signal-safe), e.g. keep it in a global and write to it on SIGINT/SIGTERM.
@@ -148,6 +157,7 @@ public final class LiveEventReader {
         close()
         buffer.deallocate()
         backlog?.deallocate()
+        stallEvents?.deallocate()
     }
 
     static func openMessage(_ e: Int32, path: String) -> String {
@@ -159,6 +169,24 @@ public final class LiveEventReader {
         default:
             return "cannot open: \(String(cString: strerror(e)))"
         }
+    }
+
+    /// Whether this reader holds the device's grab (`EVIOCGRAB`): nobody else reads its events.
+    public var isGrabbed: Bool { grabbed }
+
+    /// Takes the device from everyone else (`true`) or gives it back (`false`), as `--proxy`
+    /// does once no finger is down; `close()` gives a grab back. False (errno set) when the
+    /// ioctl failed: a pipe, or another reader holds the grab.
+    @discardableResult
+    public func setGrabbed(_ on: Bool) -> Bool {
+        guard !closed, isEvdevNode else {
+            errno = closed ? EBADF : ENOTTY
+            return false
+        }
+        guard on != grabbed else { return true }
+        guard ioctl(fileDescriptor, EvdevIoctl.grab, (on ? 1 : 0) as CInt) == 0 else { return false }
+        grabbed = on
+        return true
     }
 
     /// Makes a pending or future `next` return `.end("stopped")`. Thread-safe.
@@ -297,7 +325,7 @@ public final class LiveEventReader {
         (buffer + end).copyMemory(from: backlog! + backlogStart, byteCount: n)
         end += n
         backlogStart += n
-        if backlogStart == backlogEnd { (backlogStart, backlogEnd) = (0, 0) }
+        if backlogStart == backlogEnd { (backlogStart, backlogEnd, stallPassed) = (0, 0, 0) }
     }
 
     /// What one `drainIntoBacklog()` did.
@@ -319,6 +347,7 @@ public final class LiveEventReader {
         if backlogStart > 0 {
             let kept = backlogEnd - backlogStart
             if kept > 0 { storage.copyMemory(from: storage + backlogStart, byteCount: kept) }
+            stallPassed = max(0, stallPassed - backlogStart)
             (backlogStart, backlogEnd) = (0, kept)
         }
         var took = false
@@ -337,6 +366,25 @@ public final class LiveEventReader {
             return took ? .took : .nothing
         }
         return .full
+    }
+
+    /// The drain thread, the host stalled (`InputDrain`): the backlog's events not yet told to
+    /// `stallPass`, told now in order. Only whole events from an event boundary (an evdev node's
+    /// reads always are); nothing without `stallPass`.
+    func passStalled() {
+        guard let stallPass else { return }
+        let size = InputEventRecord.rawSize
+        var from = max(stallPassed, backlogStart)
+        guard let storage = backlog, backlogEnd > from, (backlogEnd - from) % size == 0 else { return }
+        if stallEvents == nil { stallEvents = .allocate(capacity: Self.stallChunk) }
+        let events = stallEvents!
+        while from < backlogEnd {
+            let count = min((backlogEnd - from) / size, Self.stallChunk)
+            for k in 0..<count { events[k] = InputEventRecord.decodeRaw(UnsafeRawPointer(storage), at: from + k * size) }
+            stallPass.stalled(UnsafeBufferPointer(start: events, count: count))
+            from += count * size
+        }
+        stallPassed = from
     }
 
     /// Moves the bytes of an incomplete event to the front of the buffer.

@@ -1,0 +1,66 @@
+import MotionClone
+import MotionControl
+import MotionHost
+import MotionProxy
+import MotionScenarios
+
+/// The live proxy as the daemon's service drives it (`daemon --proxy`): its devices in `ctl
+/// status`, and `ctl pause`/SIGUSR1/the emergency gesture handing the desktop its pads. Called on
+/// the host's thread.
+public protocol ProxyControl: AnyObject {
+    /// Every proxied device, in the order they were taken over.
+    func proxyStatus() -> [ProxyDeviceStatus]
+    /// Pause: every proxied device passes every frame to its clone, the touch in progress keeping
+    /// its course (held frames released in order, a consumed touch kept to its lift); the devices
+    /// stay grabbed, so nothing reaches the desktop twice.
+    func passAll()
+    /// Resume: each device's consumers decide again from its next moment with no finger down.
+    func takeBack()
+}
+
+extension ProxyDeviceStatus {
+    /// A device's status as its lane's arbiter has it (read under the lane's lock).
+    public init(node: String, name: String, clone: String?, grabbed: Bool, lane: ProxyLane) {
+        let stalls = lane.stalls
+        self = lane.with { ProxyDeviceStatus(node: node, name: name, clone: clone, grabbed: grabbed, arbiter: $0, stalls: stalls) }
+    }
+
+    /// A device's status as its arbiter has it (on the thread that uses the arbiter).
+    public init(node: String, name: String, clone: String?, grabbed: Bool, arbiter a: TouchArbiter, stalls: Int = 0) {
+        // Every reason ended, the touch under way still passing to its end: "until the touch ends".
+        let passing = a.passesAll ? (a.passReasons.isEmpty ? "until the touch ends" : a.passReasons.word) : nil
+        self.init(node: node, name: name, clone: clone, grabbed: grabbed, passing: passing, last: a.lastDecision.map(Self.json),
+                  touches: (a.touches.passed, a.touches.held, a.touches.consumed), stalls: stalls)
+    }
+
+    /// A decision as a replay's `proxy` line gives it: `{"t":…,"decision":"consumed","frames":21}`.
+    public static func json(_ d: ProxyDecision) -> JSONValue {
+        var o: [String: JSONValue] = ["t": .number(d.t), "decision": .string(d.word)]
+        for (key, value) in d.details {
+            switch value {
+            case .integer(let n): o[key] = .number(Double(n))
+            case .number(let x): o[key] = .number(x)
+            case .string(let s): o[key] = .string(s)
+            }
+        }
+        return .object(o)
+    }
+}
+
+/// The live proxy's devices under `ctl`: each device's arbiter is used on the host's thread, as
+/// these calls are. The arbiters' time is the devices' clock (CLOCK_MONOTONIC seconds).
+extension LiveProxy: ProxyControl {
+    public func proxyStatus() -> [ProxyDeviceStatus] {
+        devices.map { ProxyDeviceStatus(node: $0.node, name: $0.tag.name, clone: $0.cloneNode, grabbed: $0.isGrabbed, arbiter: $0.arbiter) }
+    }
+
+    public func passAll() {
+        let now = UinputClone.monotonicNow()
+        for device in devices { device.arbiter.passAll(.paused, at: now) }
+    }
+
+    public func takeBack() {
+        let now = UinputClone.monotonicNow()
+        for device in devices { device.arbiter.takeBack(.paused, at: now) }
+    }
+}

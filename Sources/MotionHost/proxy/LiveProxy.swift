@@ -1,0 +1,331 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionClone
+import MotionGestures
+import MotionInput
+import MotionProxy
+
+/// What a proxied device's frames are written to: the uinput clone (`UinputClone`), or a
+/// test's fake.
+public protocol ProxyClone: CloneSink {
+    /// The clone's event node (`/dev/input/eventN`; nil when not known).
+    var node: String? { get }
+    /// Destroys the clone (what still waits for its time written first).
+    func close()
+}
+
+extension UinputClone: ProxyClone {}
+
+/// `--proxy` on live input (`run --device … --proxy`, `daemon --proxy`; docs/desktop.md, "The
+/// proxy"): each touchpad and touchscreen the input opens (`LiveDeviceSet`, hotplug included)
+/// gets a clone the desktop reads (`UinputClone`) and an arbiter (`TouchArbiter`) deciding what
+/// of each frame reaches the clone; the device is opened ungrabbed and grabbed at the first
+/// frame with no finger down (a touch that began before reaches the desktop to its end, from
+/// the device itself).
+///
+/// The device's events reach the arbiter as they are decoded (`LiveDevice.rawTap`) and wait,
+/// a frame at a time, for the recognizers to see the pointer frame made of them: after the host
+/// handled it (`ProxiedLiveTarget`), the consumers' claim decides it, as in a replay
+/// (`ProxyReplay`). A frame whose claim cannot matter — no recognizer consumes, or the touch was
+/// already consumed — is decided as soon as it is read, before the host runs: its write to the
+/// clone waits on no Lua. `SYN_DROPPED` reaches the arbiter with the state read back (the clone
+/// lifts what it holds; nothing more of that touch reaches it); a device that goes away ends its
+/// arbiter (no stuck finger) and destroys its clone.
+///
+/// For status and the safety parts (`ctl status`, pause): `devices`, each with its arbiter
+/// (its last decision), its clone's node and whether it is grabbed.
+public final class LiveProxy {
+    /// One proxied device.
+    public final class Device: LiveRawTap {
+        /// The real device's node and the tag its pointer events carry.
+        public let node: String
+        public let tag: PointerDevice
+        public let device: LiveDevice
+        public let arbiter: TouchArbiter
+        public let clone: ProxyClone
+        /// The clone's event node (nil when not found).
+        public var cloneNode: String? { clone.node }
+        /// The last decision (nil before the first).
+        public var lastDecision: ProxyDecision? { arbiter.lastDecision }
+        /// Whether the real device is grabbed (nobody else reads it).
+        public var isGrabbed: Bool { device.reader.isGrabbed }
+        /// The grab is taken at the next frame that leaves no finger down.
+        public private(set) var wantsGrab = true
+
+        private unowned let proxy: LiveProxy
+        /// Events read and not yet given to the arbiter, end to end from `head`; `frames` says
+        /// where each complete frame ends, whether it made a pointer frame, its time (the
+        /// device's clock, seconds).
+        private var events: [InputEventRecord] = []
+        private var head = 0
+        private var frames: [(end: Int, made: Bool, t: Double)] = []
+        /// The device's timestamps are CLOCK_MONOTONIC (EVIOCSCLOCKID took), the clone's clock:
+        /// a frame's time is its own. Otherwise (a kernel that refused) the time it was read.
+        private let monotonic: Bool
+        /// When the device was taken over (its state read back, `currentState`): events stamped
+        /// earlier, read only now, were the desktop's from the device itself and are in that
+        /// state already; they are passed over (else the clone would play them again).
+        private let takenAt: Double
+        private var catchingUp: Bool
+        private var frameHead = 0
+        /// Pointer frames of raw frames decided as they were read, not yet handled by the host.
+        private var decidedEarly = 0
+
+        init(proxy: LiveProxy, member: LiveDeviceSet.Member, clone: ProxyClone, state: [InputEventRecord], index: Int) {
+            self.proxy = proxy
+            node = member.node
+            tag = member.tag
+            device = member.device
+            monotonic = member.device.timestampsAreMonotonic
+            takenAt = LiveProxy.now()
+            catchingUp = monotonic && member.device.reader.isEvdevNode
+            self.clone = clone
+            arbiter = TouchArbiter(identity: CloneIdentity(member.device.reader.device), index: index, sink: clone, state: state)
+            events.reserveCapacity(4096)
+            frames.reserveCapacity(256)
+        }
+
+        // MARK: LiveRawTap
+
+        @inline(__always)
+        public func take(_ event: InputEventRecord, madeFrame: Bool) {
+            if catchingUp {
+                guard Double(event.sec) + Double(event.usec) / 1_000_000 >= takenAt else {
+                    // Its pointer frame still goes to the host: not one of the arbiter's.
+                    if madeFrame { decidedEarly += 1 }
+                    return
+                }
+                catchingUp = false
+            }
+            events.append(event)
+            guard event.type == EV.SYN, event.code == SYN.REPORT else { return }
+            let own = Double(event.sec) + Double(event.usec) / 1_000_000
+            frames.append((events.count, madeFrame, monotonic ? own : LiveProxy.now()))
+            guard frameHead == frames.count - 1 else { return }
+            // Nothing waits before it, and no claim can change what becomes of it.
+            if arbiter.isConsumed || !proxy.claims.anyConsumer {
+                if madeFrame { decidedEarly += 1 }
+                decideNext(.none)
+            } else if !madeFrame, decidedEarly == 0 {
+                // No pointer frame for the host to see (a button alone), and the host saw every
+                // frame before it: the claim now is the one it gets (as a replay decides it).
+                decideNext(proxy.claims.claim(on: tag, at: proxy.input.inputTime(ofDeviceTime: own) ?? 0))
+            }
+        }
+
+        /// Before the host handles a pointer frame of this device: the raw frames before it
+        /// that made none (a button alone, a pressure change) are decided with the claim as it is.
+        func willHandle(at t: Double) {
+            guard decidedEarly == 0 else { return }
+            while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
+        }
+
+        /// The host handled a pointer frame of this device: the raw frame that made it is
+        /// decided with the consumers' claim now, and the frames after it that made none.
+        func didHandle(at t: Double) {
+            if decidedEarly > 0 {
+                decidedEarly -= 1
+            } else if frameHead < frames.count {
+                decideNext(proxy.claims.claim(on: tag, at: t))
+            }
+            guard decidedEarly == 0 else { return }
+            while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
+        }
+
+        /// Time went on without a frame: what fell due for a held touch (a hold began, a tap timed out).
+        func advanced(at t: Double) {
+            guard frameHead == frames.count, arbiter.isHolding else { return }
+            arbiter.update(proxy.claims.claim(on: tag, at: t), at: LiveProxy.now())
+        }
+
+        private func decideNext(_ claim: ConsumeClaim) {
+            let frame = frames[frameHead]
+            var i = head
+            while i < frame.end {
+                _ = arbiter.take(events[i])
+                i += 1
+            }
+            arbiter.decide(claim, at: frame.t)
+            head = frame.end
+            frameHead += 1
+            if frameHead == frames.count {
+                // All decided: what is left is a frame being read (its SYN_REPORT not yet in).
+                events.removeSubrange(0..<head)
+                frames.removeAll(keepingCapacity: true)
+                (head, frameHead) = (0, 0)
+            }
+            if wantsGrab, arbiter.isIdle { proxy.grab(self) }
+        }
+
+        /// Grabs at the next frame with no finger down (at once when none is down now): after
+        /// the device was given back (`ctl pause`).
+        public func grabWhenIdle() {
+            wantsGrab = true
+            if arbiter.isIdle { proxy.grab(self) }
+        }
+
+        func grabbed() { wantsGrab = false }
+
+        /// The device leaves: the clone lifts what it holds and goes.
+        func end() {
+            if device.rawTap === self { device.rawTap = nil }
+            arbiter.end(at: LiveProxy.now())
+            clone.close()
+        }
+    }
+
+    /// Every proxied device, in the order they were taken over.
+    public private(set) var devices: [Device] = []
+    let claims: ProxyClaims
+    let input: LiveDeviceSet
+    private let makeClone: (CloneIdentity, String) throws -> ProxyClone
+    private let selects: (LiveDeviceSet.Member) -> Bool
+    private let diagnostics: (String) -> Void
+    /// Told each decision of each device (`device`: its index in `devices` when it was taken
+    /// over); nil: nobody (each device keeps its last decision anyway).
+    public weak var observer: ProxyDecisionObserver? {
+        didSet { for device in devices { device.arbiter.observer = observer } }
+    }
+    private var closed = false
+    /// Devices taken over so far (each arbiter's `index`).
+    private var taken = 0
+
+    /// Takes over every device of `input` that `selects` (touchpads and touchscreens read from
+    /// evdev nodes by default) and those it opens later. `consumers` walks every recognizer in
+    /// the host's order (`PluginHost.eachRecognizer`); `makeClone` makes a clone from an
+    /// identity and the real device's phys (default: a uinput clone whose due frames are
+    /// written on `input`'s event loop).
+    public init(input: LiveDeviceSet, consumers: @escaping ((GestureRecognizer) -> Void) -> Void,
+                makeClone: ((CloneIdentity, String) throws -> ProxyClone)? = nil,
+                selects: ((LiveDeviceSet.Member) -> Bool)? = nil,
+                diagnostics: @escaping (String) -> Void) {
+        self.input = input
+        claims = ProxyClaims(consumers: consumers)
+        self.diagnostics = diagnostics
+        self.selects = selects ?? Self.isProxied
+        let loop = input.loop
+        self.makeClone = makeClone ?? { identity, phys in
+            let clone = try UinputClone(identity: identity, realPhys: phys)
+            clone.attach(to: loop)
+            clone.diagnostics = { diagnostics("motionscript: \($0)") }
+            return clone
+        }
+        for member in input.members { take(member) }
+        input.memberAdded = { [unowned self] in take($0) }
+        input.memberRemoved = { [unowned self] in remove($0) }
+    }
+
+    deinit { close() }
+
+    /// Touchpads and touchscreens read from evdev nodes: what the desktop would read.
+    public static func isProxied(_ member: LiveDeviceSet.Member) -> Bool {
+        member.device.reader.isEvdevNode && (member.tag.kind == "touchpad" || member.tag.kind == "touchscreen")
+    }
+
+    private func take(_ member: LiveDeviceSet.Member) {
+        guard !closed, selects(member), !devices.contains(where: { $0.tag === member.tag }) else { return }
+        let description = member.device.reader.device
+        let clone: ProxyClone
+        do {
+            // The fuzz udev moved from the kernel into libinput's properties goes back into the clone's axes.
+            let identity = UdevFuzz.applied(UdevFuzz.parse(UdevFuzz.entry(node: member.node)), to: CloneIdentity(description))
+            clone = try makeClone(identity, description.phys)
+        } catch {
+            diagnostics("motionscript: \(member.node): no clone, so not proxied (the desktop reads it as it is, consumed gestures included): \(error)")
+            return
+        }
+        let device = Device(proxy: self, member: member, clone: clone, state: member.device.currentState() ?? [], index: taken)
+        taken += 1
+        device.arbiter.observer = observer
+        devices.append(device)
+        member.device.rawTap = device
+        let name = description.name.isEmpty ? member.node : description.name
+        diagnostics("motionscript: proxying \(member.node) (\(name)): the desktop reads its clone \(clone.node ?? "(node not found)")"
+                    + (device.arbiter.isIdle ? "" : "; grabbed once the fingers now down lift"))
+        if device.arbiter.isIdle { grab(device) }
+    }
+
+    func grab(_ device: Device) {
+        guard device.device.reader.isEvdevNode else { return device.grabbed() }
+        if device.device.reader.setGrabbed(true) { return device.grabbed() }
+        let reason = String(cString: strerror(errno))
+        // Read by the desktop and by its clone, every touch would reach it twice.
+        diagnostics("motionscript: \(device.node): cannot grab it (EVIOCGRAB: \(reason); another program may hold it): not proxied, its clone removed")
+        drop(device)
+    }
+
+    private func remove(_ member: LiveDeviceSet.Member) {
+        guard let device = devices.first(where: { $0.tag === member.tag }) else { return }
+        drop(device)
+    }
+
+    private func drop(_ device: Device) {
+        devices.removeAll { $0 === device }
+        device.end()
+    }
+
+    // MARK: The host's side (`ProxiedLiveTarget`)
+
+    @inline(__always)
+    private func device(of frame: Frame) -> Device? {
+        guard let tag = frame.events.first?.device else { return nil }
+        for device in devices where device.tag === tag { return device }
+        return nil
+    }
+
+    @inline(__always)
+    func willHandle(_ frame: Frame) { device(of: frame)?.willHandle(at: frame.t) }
+    @inline(__always)
+    func didHandle(_ frame: Frame) { device(of: frame)?.didHandle(at: frame.t) }
+
+    /// Input time reached `t` without a frame.
+    func advanced(to t: Double) {
+        for device in devices { device.advanced(at: t) }
+    }
+
+    /// Every clone lifts what it holds and goes; the devices are no longer tapped (idempotent).
+    /// Call before the input closes.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        input.memberAdded = nil
+        input.memberRemoved = nil
+        for device in devices { device.end() }
+        devices.removeAll()
+    }
+
+    static func now() -> Double { UinputClone.monotonicNow() }
+}
+
+/// A live target with the proxy beside it: the raw frames before a pointer frame are decided
+/// before the host sees it, the one that made it after (`LiveProxy`).
+public final class ProxiedLiveTarget<Target: LiveTarget>: LiveTarget {
+    public let target: Target
+    public let proxy: LiveProxy
+
+    public init(_ target: Target, proxy: LiveProxy) {
+        self.target = target
+        self.proxy = proxy
+    }
+
+    @inline(__always)
+    public func handle(_ frame: Frame) throws {
+        proxy.willHandle(frame)
+        // Decided even when the host threw (a script error ends `run`): the clone stays in step.
+        defer { proxy.didHandle(frame) }
+        try target.handle(frame)
+    }
+
+    public var nextDueTime: Double? { target.nextDueTime }
+
+    public func advance(to t: Double) throws {
+        try target.advance(to: t)
+        proxy.advanced(to: t)
+    }
+
+    public func finish() throws {
+        try target.finish()
+        proxy.close()
+    }
+}
