@@ -11,9 +11,12 @@ final class ControlSocketLock {
 
     init(socketPath: String) throws {
         path = socketPath + ".lock"
+        // Kept local until the lock is held: an initializer that throws once every property is
+        // set runs `deinit`, whose `release` closed the descriptor a second time (a number some
+        // other thread may have had by then).
         // Not through a link, and never another user's file: someone who could put a link
         // there must not make the daemon truncate what it points to.
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
         guard fd >= 0 else {
             if errno == ELOOP { throw ControlError("cannot open \(path): it is a symbolic link (refused: the lock is the daemon's own file)") }
             throw ControlError(systemError("cannot open \(path)"))
@@ -30,6 +33,7 @@ final class ControlSocketLock {
             let who = holder.map { "process \($0)" } ?? "another process"
             throw ControlSocketBusy("another motionscript daemon (\(who)) already serves \(socketPath); stop it first (motionscript ctl --socket \(socketPath) stop) or choose another --socket")
         }
+        self.fd = fd
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }

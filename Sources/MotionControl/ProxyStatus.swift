@@ -1,5 +1,4 @@
-import MotionLua
-import MotionScenarios
+import MotionJSON
 
 /// What `ctl status` says of one proxied device (`--proxy`, docs/control.md): the device, the
 /// node of the clone the desktop reads, whether the device is grabbed, whether every frame passes

@@ -5,10 +5,15 @@ import Glibc
 
 /// A Unix socket a test listens on as a compositor would: accepts clients, writes to them,
 /// and can go away (and come back) as a restarted compositor does.
-final class FakeSocketServer {
+/// Each descriptor is closed once, by `hangUp` or `stop`: a test that closed an accepted client
+/// itself and left it in `clients` had `stop` close that number again, when it could already be
+/// another test's descriptor (sd-bus aborted the whole run on finding its own closed under it).
+final class FakeSocketServer: @unchecked Sendable {
     let path: String
     private var listener: Int32 = -1
-    private(set) var clients: [Int32] = []
+    private let lock = NSLock()
+    private var open: [Int32] = []
+    var clients: [Int32] { lock.withLock { open } }
 
     init(path: String) throws {
         self.path = path
@@ -35,8 +40,24 @@ final class FakeSocketServer {
     @discardableResult
     func accept() -> Int32 {
         let fd = Glibc.accept(listener, nil, nil)
-        clients.append(fd)
+        if fd >= 0 { lock.withLock { open.append(fd) } }
         return fd
+    }
+
+    /// Ends the traffic on a connection still open (a writer blocked on it returns), without
+    /// closing it: its owner still does (any thread).
+    func shutDown(_ fd: Int32) {
+        lock.withLock { if open.contains(fd) { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
+    }
+
+    /// The compositor closes one connection (any thread).
+    func hangUp(_ fd: Int32) {
+        let known = lock.withLock { () -> Bool in
+            guard let i = open.firstIndex(of: fd) else { return false }
+            open.remove(at: i)
+            return true
+        }
+        if known { Glibc.close(fd) }
     }
 
     /// What a client sent so far (waits up to a second for `count` bytes).
@@ -58,9 +79,13 @@ final class FakeSocketServer {
 
     /// The compositor exits: every connection and the listening socket close.
     func stop() {
-        for fd in clients { close(fd) }
-        clients = []
-        close(listener)
+        let all = lock.withLock { () -> [Int32] in
+            defer { open = [] }
+            return open
+        }
+        for fd in all { Glibc.close(fd) }
+        if listener >= 0 { Glibc.close(listener) }
+        listener = -1
         unlink(path)
     }
 

@@ -28,7 +28,7 @@ import Glibc
         for _ in 0..<8 {
             _ = tracker.poll()
             #expect(tracker.isConnected)
-            close(events.accept())
+            events.hangUp(events.accept())
             _ = tracker.poll()  // reads the end of the connection
             #expect(!tracker.isConnected)
             let next = try #require(tracker.nextWakeTime)
@@ -43,7 +43,7 @@ import Glibc
         #expect(tracker.nextWakeTime == clock + 5)
         clock += 5
         _ = tracker.poll()
-        close(lasting)
+        events.hangUp(lasting)
         _ = pollChanges { _ = tracker.poll(); return tracker.isConnected ? [] : [nil] }
         #expect(warnings.count == 2)
         #expect(tracker.nextWakeTime == clock + 0.25)
@@ -64,7 +64,7 @@ import Glibc
         let request = requests.accept()
         #expect(requests.read(request, count: 14) == Array("j/activewindow".utf8))
         requests.send(request, Array(#"{"class":"firefox","title":"Home"}"#.utf8))
-        close(request)
+        requests.hangUp(request)
         #expect(pollChanges { tracker.poll().map { $0?.id } } == ["firefox"])
     }
 
@@ -77,6 +77,7 @@ import Glibc
         let tracker = FocusTracker(source: HyprlandFocusSource(directory: directory), diagnostics: { _ in }, now: { 0 })
         _ = tracker.poll()
         let client = events.accept()
+        let finished = DispatchSemaphore(value: 0)
         let writer = Thread {
             var text = ""
             for i in 0..<50_000 { text += "activewindow>>app\(i),t\n" }
@@ -87,9 +88,16 @@ import Glibc
                 if n <= 0 { break }
                 done += n
             }
-            close(client)
+            events.hangUp(client)
+            finished.signal()
         }
         writer.start()
+        // The writer sends on `client` until it is done: the test ends only after it, never
+        // leaving it to write into a descriptor the server's `stop` closed and someone reused.
+        defer {
+            events.shutDown(client)
+            finished.wait()
+        }
         var perWakeUp: [Int] = []
         var last: String?
         for _ in 0..<10_000 {

@@ -13,7 +13,9 @@ import Glibc
 @Suite struct LiveClockTests {
     /// A pipe-fed live device whose clock reads `clock.now` (seconds, same base as the events).
     final class Rig {
-        let fds: [Int32]
+        /// The pipe's ends; the write end is -1 once closed (`closeWriter`), so that `deinit`
+        /// does not close its number again (by then it may be another test's descriptor).
+        var fds: [Int32]
         let device: LiveDevice
         let loop: LiveLoop
         let runtime: LuaRuntime
@@ -52,7 +54,10 @@ import Glibc
 
         func down(_ t: Double, id: Int32, x: Int32, y: Int32) { write(t, [(3, 0x2f, 0), (3, 0x39, id), (3, 0x35, x), (3, 0x36, y)]) }
         func lift(_ t: Double) { write(t, [(3, 0x39, -1)]) }
-        func closeWriter() { Glibc.close(fds[1]) }
+        func closeWriter() {
+            if fds[1] >= 0 { Glibc.close(fds[1]) }
+            fds[1] = -1
+        }
 
         /// One step that must not block: a generous hang guard, never reached when it works.
         func step() throws -> LiveLoop.Step { try loop.step(runtime, maxWait: 5) }

@@ -1,8 +1,8 @@
 import MotionClone
 import MotionControl
 import MotionHost
+import MotionJSON
 import MotionProxy
-import MotionScenarios
 
 /// The live proxy as the daemon's service drives it (`daemon --proxy`): its devices in `ctl
 /// status`, and `ctl pause`/SIGUSR1/the emergency gesture handing the desktop its pads. Called on
