@@ -173,6 +173,9 @@ public final class LiveProxy {
                 // The drain passed it during a stall.
                 ahead -= 1
                 if madeFrame { decidedEarly += 1 }
+                // At SYN_DROPPED an evdev node's reader throws away what is queued after it (the
+                // drain passed that too) and makes up the device's state: none of the rest comes.
+                if event.type == EV.SYN, event.code == SYN.DROPPED, device.reader.isEvdevNode { ahead = 0 }
                 return
             }
             if catchingUp {
