@@ -265,12 +265,13 @@ public final class LiveProxy {
         public func stalled(_ drained: UnsafeBufferPointer<InputEventRecord>) {
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
-            guard !ended, let first = drained.first else { return }
+            guard !ended else { return }
             sink.direct = true
             defer { sink.direct = false }
             if !arbiter.passReasons.contains(.stalled) {
                 stalls += 1
-                arbiter.passAll(.stalled, at: frameHead < frames.count ? frames[frameHead].t : time(of: first))
+                let t = frameHead < frames.count ? frames[frameHead].t : drained.first.map(time(of:)) ?? arbiter.lastInputTime
+                arbiter.passAll(.stalled, at: t)
             }
             while frameHead < frames.count {
                 if frames[frameHead].made { decidedEarly += 1 }
