@@ -300,6 +300,8 @@ public final class LiveProxy {
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
             guard !ended, arbiter.passReasons.contains(.stalled) else { return }
+            sink.direct = true  // it writes nothing today; if it did, never through the timer from here
+            defer { sink.direct = false }
             arbiter.takeBack(.stalled, at: arbiter.lastInputTime)
         }
 
