@@ -68,6 +68,7 @@ public final class LiveProxy {
         public let node: String
         public let tag: PointerDevice
         public let device: LiveDevice
+        /// Use it through `with` (the drain's thread decides through it while the host is stalled).
         public let arbiter: TouchArbiter
         public let clone: ProxyClone
         /// The clone's event node (nil when not found).
