@@ -45,6 +45,9 @@ public final class UinputClone: CloneSink {
     private var pendingHead = 0
     private var pendingStart = 0
     private var failing = false
+    /// Covers the queue and the writes: `write`/`writeDue` run on the host's thread (the timer
+    /// on its event loop), `writeNow` on the input drain's while the host is stalled.
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// Frames written, and writes that failed (for status and tests).
     public private(set) var framesWritten = 0
     public private(set) var failedWrites = 0
@@ -58,6 +61,7 @@ public final class UinputClone: CloneSink {
         phys = CloneIdentity.phys(cloning: realPhys)
         byteCapacity = 64 * InputEventRecord.rawSize
         bytes = .allocate(byteCount: byteCapacity, alignment: 8)
+        pthread_mutex_init(lock, nil)
         pending.reserveCapacity(4096)
         pendingEnds.reserveCapacity(256)
         pendingDues.reserveCapacity(256)
@@ -66,6 +70,8 @@ public final class UinputClone: CloneSink {
         } catch {
             channel.close()
             bytes.deallocate()
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
             throw error
         }
         sysname = Self.sysname(channel)
@@ -80,6 +86,8 @@ public final class UinputClone: CloneSink {
     deinit {
         close()
         bytes.deallocate()
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
     }
 
     /// Every request that makes the clone, in the order uinput wants them: the event types and
@@ -177,9 +185,11 @@ public final class UinputClone: CloneSink {
     // MARK: CloneSink
 
     public func write(_ frame: UnsafeBufferPointer<InputEventRecord>, due: Double) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
         guard !closed, !frame.isEmpty else { return }
         let t = now()
-        if pendingHead < pendingEnds.count, pendingDues[pendingHead] <= t { writeDue(now: t) }
+        if pendingHead < pendingEnds.count, pendingDues[pendingHead] <= t { writeDueLocked(now: t) }
         if pendingHead == pendingEnds.count, due <= t { return send(frame) }
         // Later: queued behind what waits (due times never go back: `TouchArbiter` keeps them in order).
         let wasEmpty = pendingHead == pendingEnds.count
@@ -189,8 +199,32 @@ public final class UinputClone: CloneSink {
         if wasEmpty { schedule?(due) }
     }
 
+    /// The input drain's thread, the host stalled (`ProxyClone.writeNow`): what waits and
+    /// `frame`, at once, in order; the timer is left alone (it belongs to the host's event loop:
+    /// when it fires, nothing waits any more).
+    public func writeNow(_ frame: UnsafeBufferPointer<InputEventRecord>) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        guard !closed, !frame.isEmpty else { return }
+        while pendingHead < pendingEnds.count {
+            sendPending(pendingHead)
+            pendingHead += 1
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingEnds.removeAll(keepingCapacity: true)
+        pendingDues.removeAll(keepingCapacity: true)
+        (pendingHead, pendingStart) = (0, 0)
+        send(frame)
+    }
+
     /// Writes the queued frames due by `now`, and asks for the next one's time.
     public func writeDue(now: Double) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        writeDueLocked(now: now)
+    }
+
+    private func writeDueLocked(now: Double) {
         while pendingHead < pendingEnds.count, pendingDues[pendingHead] <= now {
             sendPending(pendingHead)
             pendingHead += 1
@@ -207,7 +241,11 @@ public final class UinputClone: CloneSink {
     }
 
     /// Frames waiting for their time.
-    public var waitingFrames: Int { pendingEnds.count - pendingHead }
+    public var waitingFrames: Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return pendingEnds.count - pendingHead
+    }
 
     private func sendPending(_ k: Int) {
         let end = pendingEnds[k]
@@ -255,6 +293,8 @@ public final class UinputClone: CloneSink {
     /// Writes what still waits (at once: the device is going), then destroys the clone
     /// (`UI_DEV_DESTROY`) and closes it. Idempotent.
     public func close() {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
         guard !closed else { return }
         while pendingHead < pendingEnds.count {
             sendPending(pendingHead)

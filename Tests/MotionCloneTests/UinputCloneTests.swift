@@ -158,6 +158,28 @@ func frame(_ events: [(UInt16, UInt16, Int32)]) -> [InputEventRecord] {
         #expect(fake.writes.map { le32($0, 20) } == [1, 2, 3, 4])
     }
 
+    /// The input drain's thread, the host stalled: what waits goes first, then the frame, all
+    /// at once, and the timer (the host's event loop) is not asked for anything.
+    @Test func writeNowWritesWhatWaitsThenTheFrameWithoutTheTimer() throws {
+        let fake = FakeUinput()
+        let clone = try UinputClone(identity: clickpad(), realPhys: "p", channel: fake)
+        var scheduled: [Double?] = []
+        clone.now = { 10 }
+        clone.schedule = { scheduled.append($0) }
+        func frameOf(_ x: Int32) -> [InputEventRecord] { frame([(EV.ABS, ABS.MT_POSITION_X, x), (EV.SYN, SYN.REPORT, 0)]) }
+        frameOf(1).withUnsafeBufferPointer { clone.write($0, due: 10.03) }
+        frameOf(2).withUnsafeBufferPointer { clone.write($0, due: 10.04) }
+        #expect(scheduled == [10.03])
+        frameOf(3).withUnsafeBufferPointer { clone.writeNow($0) }
+        #expect(fake.writes.map { le32($0, 20) } == [1, 2, 3])
+        #expect(scheduled == [10.03])
+        #expect(clone.waitingFrames == 0)
+        // The timer fires later on the host's thread: nothing waits, it is told so.
+        clone.writeDue(now: 10.03)
+        #expect(fake.writes.count == 3)
+        #expect(scheduled == [10.03, nil])
+    }
+
     @Test func closeWritesWhatWaitsThenDestroysTheClone() throws {
         let fake = FakeUinput()
         let clone = try UinputClone(identity: clickpad(), realPhys: "p", channel: fake)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionGestures
 import MotionHost
-import MotionInput
+@testable import MotionInput
 import MotionProxy
 #if canImport(Glibc)
 import Glibc
@@ -206,5 +206,104 @@ import Glibc
         } else {
             Issue.record("no lift: \(decisions.all)")
         }
+    }
+
+    /// The host stalls in its first frame (a plugin spinning) with a 3-finger consumer waiting
+    /// on it: the drain's looks (made here, at the times given, in place of its thread) declare
+    /// the stall, and the frame the host is in and the 4 frames written meanwhile reach the
+    /// clone before the host is back (without the drain's pass: none did). Once back, the host
+    /// handles all 5 pointer frames and the clone gets none twice; the next look says the host
+    /// is back and the consumers decide again (the touch ended in the stall).
+    @Test func aStalledHostsFramesReachTheCloneWithoutIt() throws {
+        let swipe = try SwipeGestureRecognizer(fingers: 3)
+        swipe.consumes = true
+        let frames = [frame(0, [(0, 7, 100)], touch: 1), frame(10, [(0, nil, 150)]), frame(20, [(0, nil, 200)]),
+                      frame(30, [(0, nil, 250)]), frame(40, [(0, -1, nil)], touch: 0)]
+        let path = folder + "/pad"
+        #expect(mkfifo(path, 0o600) == 0)
+        let set = try LiveDeviceSet(selectors: [.path(path)])
+        defer { set.close() }
+        set.members[0].device.timestampsAreMonotonic = true
+        // No drain thread: this test makes its looks.
+        set.drain.end()
+        let clone = FakeClone()
+        let proxy = LiveProxy(input: set, consumers: { visit in visit(swipe) },
+                              makeClone: { _, _ in clone }, selects: { _ in true }, diagnostics: { _ in })
+        defer { proxy.close() }
+        let decisions = Decisions()
+        proxy.observer = decisions
+        let device = proxy.devices[0]
+        let writer = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        let first = bytes([frames[0]])
+        #expect(first.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == first.count)
+        let host = Host([swipe], clone: clone)
+        var cloneFramesInStall: [Int] = []
+        host.onHandle = { n in
+            if n == 1 {
+                let rest = self.bytes(Array(frames[1...]))
+                #expect(rest.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == rest.count)
+                close(writer)
+                for t in [100.0, 100.1, 100.199] { set.drain.look(at: t) }
+                cloneFramesInStall.append(clone.frames.count)
+                set.drain.look(at: 100.2)
+                cloneFramesInStall.append(clone.frames.count)
+            } else if n == 2 {
+                set.drain.look(at: 100.3)
+            }
+        }
+        _ = try LiveLoop(device: set).run(ProxiedLiveTarget(host, proxy: proxy))
+        // Under the bound nothing passed; at it, all 5.
+        #expect(cloneFramesInStall == [0, 5])
+        #expect(clone.frames == frames.map { $0.map { InputEventRecord(sec: 0, usec: 0, type: $0.type, code: $0.code, value: $0.value) } })
+        #expect(clone.dues == Array(repeating: -Double.infinity, count: 5))
+        #expect(host.cloneFramesAtHandle == [0, 5, 5, 5, 5])
+        // One stall; the 13 events of the 4 frames written in it came through the drain.
+        #expect(device.stalls == 1 && device.stalledEvents == 13)
+        #expect(decisions.all == [.passing(t: 10, why: "stalled"), .touch(t: 10.04, passed: 5, held: 0, consumed: 0),
+                                  .proxying(t: 10.04)])
+    }
+
+    /// The host stalls in its third frame with nothing more to read: the two frames held for the
+    /// 3-finger consumer and the three read and not decided reach the clone at the stall's first
+    /// look, at once (the drain had nothing to pass: it tells the device anyway).
+    @Test func aStallWithNothingNewReadPassesTheHeldAndQueuedFrames() throws {
+        let swipe = try SwipeGestureRecognizer(fingers: 3)
+        swipe.consumes = true
+        let frames = [frame(0, [(0, 7, 100)], touch: 1), frame(10, [(0, nil, 150)]), frame(20, [(0, nil, 200)]),
+                      frame(30, [(0, nil, 250)]), frame(40, [(0, -1, nil)], touch: 0)]
+        let path = folder + "/pad"
+        #expect(mkfifo(path, 0o600) == 0)
+        let set = try LiveDeviceSet(selectors: [.path(path)])
+        defer { set.close() }
+        set.members[0].device.timestampsAreMonotonic = true
+        set.drain.end()
+        let clone = FakeClone()
+        let proxy = LiveProxy(input: set, consumers: { visit in visit(swipe) },
+                              makeClone: { _, _ in clone }, selects: { _ in true }, diagnostics: { _ in })
+        defer { proxy.close() }
+        let decisions = Decisions()
+        proxy.observer = decisions
+        let device = proxy.devices[0]
+        let writer = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        let data = bytes(frames)
+        #expect(data.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == data.count)
+        close(writer)
+        let host = Host([swipe], clone: clone)
+        var cloneFramesInStall: [Int] = []
+        host.onHandle = { n in
+            guard n == 3 else { return }
+            for t in [100.0, 100.1, 100.199] { set.drain.look(at: t) }
+            cloneFramesInStall.append(clone.frames.count)
+            set.drain.look(at: 100.2)
+            cloneFramesInStall.append(clone.frames.count)
+        }
+        _ = try LiveLoop(device: set).run(ProxiedLiveTarget(host, proxy: proxy))
+        #expect(cloneFramesInStall == [0, 5])
+        #expect(clone.frames == frames.map { $0.map { InputEventRecord(sec: 0, usec: 0, type: $0.type, code: $0.code, value: $0.value) } })
+        #expect(clone.dues == Array(repeating: -Double.infinity, count: 5))
+        #expect(host.cloneFramesAtHandle == [0, 0, 0, 5, 5])
+        #expect(device.stalls == 1 && device.stalledEvents == 0)
+        #expect(decisions.all == [.held(t: 10), .passing(t: 10.02, why: "stalled"), .released(t: 10.02, frames: 2, lag: 0.02),
+                                  .touch(t: 10.04, passed: 5, held: 2, consumed: 0)])
     }
 }

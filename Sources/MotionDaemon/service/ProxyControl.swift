@@ -47,20 +47,23 @@ extension ProxyDeviceStatus {
     }
 }
 
-/// The live proxy's devices under `ctl`: each device's arbiter is used on the host's thread, as
-/// these calls are. The arbiters' time is the devices' clock (CLOCK_MONOTONIC seconds).
+/// The live proxy's devices under `ctl`: each device's arbiter is used under its lock (the input
+/// drain's thread passes a stall through it). The arbiters' time is the devices' clock (CLOCK_MONOTONIC seconds).
 extension LiveProxy: ProxyControl {
     public func proxyStatus() -> [ProxyDeviceStatus] {
-        devices.map { ProxyDeviceStatus(node: $0.node, name: $0.tag.name, clone: $0.cloneNode, grabbed: $0.isGrabbed, arbiter: $0.arbiter) }
+        devices.map { device in
+            let (node, grabbed) = (device.cloneNode, device.isGrabbed)
+            return device.with { ProxyDeviceStatus(node: device.node, name: device.tag.name, clone: node, grabbed: grabbed, arbiter: $0, stalls: device.stalls) }
+        }
     }
 
     public func passAll() {
         let now = UinputClone.monotonicNow()
-        for device in devices { device.arbiter.passAll(.paused, at: now) }
+        for device in devices { device.with { $0.passAll(.paused, at: now) } }
     }
 
     public func takeBack() {
         let now = UinputClone.monotonicNow()
-        for device in devices { device.arbiter.takeBack(.paused, at: now) }
+        for device in devices { device.with { $0.takeBack(.paused, at: now) } }
     }
 }

@@ -13,6 +13,32 @@ public protocol ProxyClone: CloneSink {
     var node: String? { get }
     /// Destroys the clone (what still waits for its time written first).
     func close()
+    /// From the input drain's thread while the host is stalled: what waits and `frame` are
+    /// written at once; nothing of the host's event loop is touched (`UinputClone`'s timer).
+    func writeNow(_ frame: UnsafeBufferPointer<InputEventRecord>)
+}
+
+extension ProxyClone {
+    public func writeNow(_ frame: UnsafeBufferPointer<InputEventRecord>) { write(frame, due: -.infinity) }
+}
+
+/// The arbiter's sink: the clone, written at once while the drain's thread passes a stall.
+final class StallAwareSink: CloneSink {
+    let clone: ProxyClone
+    /// Set (under the device's lock) while the drain's thread passes.
+    var direct = false
+    init(_ clone: ProxyClone) { self.clone = clone }
+    func write(_ frame: UnsafeBufferPointer<InputEventRecord>, due: Double) {
+        if direct { clone.writeNow(frame) } else { clone.write(frame, due: due) }
+    }
+}
+
+/// The reader's `stallPass`: the device, not kept alive by its own reader.
+final class StallRelay: StallPassThrough {
+    weak var device: LiveProxy.Device?
+    init(_ device: LiveProxy.Device) { self.device = device }
+    func stalled(_ events: UnsafeBufferPointer<InputEventRecord>) { device?.stalled(events) }
+    func hostBack() { device?.hostBack() }
 }
 
 extension UinputClone: ProxyClone {}
@@ -37,17 +63,18 @@ extension UinputClone: ProxyClone {}
 /// (its last decision), its clone's node and whether it is grabbed.
 public final class LiveProxy {
     /// One proxied device.
-    public final class Device: LiveRawTap {
+    public final class Device: LiveRawTap, StallPassThrough {
         /// The real device's node and the tag its pointer events carry.
         public let node: String
         public let tag: PointerDevice
         public let device: LiveDevice
+        /// Use it through `with` (the drain's thread decides through it while the host is stalled).
         public let arbiter: TouchArbiter
         public let clone: ProxyClone
         /// The clone's event node (nil when not found).
         public var cloneNode: String? { clone.node }
         /// The last decision (nil before the first).
-        public var lastDecision: ProxyDecision? { arbiter.lastDecision }
+        public var lastDecision: ProxyDecision? { with { $0.lastDecision } }
         /// Whether the real device is grabbed (nobody else reads it).
         public var isGrabbed: Bool { device.reader.isGrabbed }
         /// The grab is taken at the next frame that leaves no finger down.
@@ -72,6 +99,28 @@ public final class LiveProxy {
         /// Pointer frames of raw frames decided as they were read, not yet handled by the host.
         private var decidedEarly = 0
 
+        /// Two threads (docs/desktop.md, "The desktop always gets its pad back"): the host's
+        /// (everything but `stalled`/`hostBack`) and the input drain's (`stalled`, `hostBack`,
+        /// only while the host is stalled past `HostStallWatch.bound`). `lock` covers all they
+        /// share: the queue (`events`, `frames`, `head`, `frameHead`), `decidedEarly`, `ahead`,
+        /// `catchingUp`, `ended`, the arbiter and, through it, the clone's writes (the clone's own
+        /// lock covers its queue against its timer, which fires on the host's event loop; lock
+        /// order: this one, then the clone's). On the drain's thread the clone is written at once
+        /// (`sink.direct`: no timer, no event-loop registration touched) and nothing grabs (a grab
+        /// due waits for the host's next decision). Every event reaches the arbiter once, in the
+        /// kernel's order: the drain passes the queued frames first, then what it drained, and
+        /// the host's `take` skips those `ahead` events (their pointer frames count in `decidedEarly`).
+        private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let sink: StallAwareSink
+        /// Events the drain passed that the host has not decoded yet.
+        private var ahead = 0
+        private var ended = false
+        /// A grab fell due in a decision (the host's thread takes it once the lock is given back).
+        private var grabDue = false
+        /// Stalls passed, and events passed in them (for `ctl status` and tests).
+        public private(set) var stalls = 0
+        public private(set) var stalledEvents = 0
+
         init(proxy: LiveProxy, member: LiveDeviceSet.Member, clone: ProxyClone, state: [InputEventRecord], index: Int) {
             self.proxy = proxy
             node = member.node
@@ -81,15 +130,55 @@ public final class LiveProxy {
             takenAt = LiveProxy.now()
             catchingUp = monotonic && member.device.reader.isEvdevNode
             self.clone = clone
-            arbiter = TouchArbiter(identity: CloneIdentity(member.device.reader.device), index: index, sink: clone, state: state)
+            sink = StallAwareSink(clone)
+            arbiter = TouchArbiter(identity: CloneIdentity(member.device.reader.device), index: index, sink: sink, state: state)
+            pthread_mutex_init(lock, nil)
             events.reserveCapacity(4096)
             frames.reserveCapacity(256)
+        }
+
+        deinit {
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
+        }
+
+        /// Runs `body` with the arbiter, under the lock (status, pause).
+        public func with<R>(_ body: (TouchArbiter) throws -> R) rethrows -> R {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            return try body(arbiter)
+        }
+
+        /// The host's side: `body` under the lock, then the grab that fell due in it.
+        @inline(__always)
+        private func locked(_ body: () -> Void) {
+            pthread_mutex_lock(lock)
+            body()
+            pthread_mutex_unlock(lock)
+            if grabDue {
+                grabDue = false
+                proxy.grab(self)
+            }
         }
 
         // MARK: LiveRawTap
 
         @inline(__always)
         public func take(_ event: InputEventRecord, madeFrame: Bool) {
+            locked { takeLocked(event, madeFrame: madeFrame) }
+        }
+
+        @inline(__always)
+        private func takeLocked(_ event: InputEventRecord, madeFrame: Bool) {
+            if ahead > 0 {
+                // The drain passed it during a stall.
+                ahead -= 1
+                if madeFrame { decidedEarly += 1 }
+                // At SYN_DROPPED an evdev node's reader throws away what is queued after it (the
+                // drain passed that too) and makes up the device's state: none of the rest comes.
+                if event.type == EV.SYN, event.code == SYN.DROPPED, device.reader.isEvdevNode { ahead = 0 }
+                return
+            }
             if catchingUp {
                 guard Double(event.sec) + Double(event.usec) / 1_000_000 >= takenAt else {
                     // Its pointer frame still goes to the host: not one of the arbiter's.
@@ -117,29 +206,41 @@ public final class LiveProxy {
         /// Before the host handles a pointer frame of this device: the raw frames before it
         /// that made none (a button alone, a pressure change) are decided with the claim as it is.
         func willHandle(at t: Double) {
-            guard decidedEarly == 0 else { return }
-            while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
+            locked {
+                guard decidedEarly == 0 else { return }
+                while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
+            }
         }
 
         /// The host handled a pointer frame of this device: the raw frame that made it is
         /// decided with the consumers' claim now, and the frames after it that made none.
         func didHandle(at t: Double) {
-            if decidedEarly > 0 {
-                decidedEarly -= 1
-            } else if frameHead < frames.count {
-                decideNext(proxy.claims.claim(on: tag, at: t))
+            locked {
+                if decidedEarly > 0 {
+                    decidedEarly -= 1
+                } else if frameHead < frames.count {
+                    decideNext(proxy.claims.claim(on: tag, at: t))
+                }
+                guard decidedEarly == 0 else { return }
+                while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
             }
-            guard decidedEarly == 0 else { return }
-            while frameHead < frames.count, !frames[frameHead].made { decideNext(proxy.claims.claim(on: tag, at: t)) }
         }
 
         /// Time went on without a frame: what fell due for a held touch (a hold began, a tap timed out).
         func advanced(at t: Double) {
-            guard frameHead == frames.count, arbiter.isHolding else { return }
-            arbiter.update(proxy.claims.claim(on: tag, at: t), at: LiveProxy.now())
+            locked {
+                guard frameHead == frames.count, arbiter.isHolding else { return }
+                arbiter.update(proxy.claims.claim(on: tag, at: t), at: LiveProxy.now())
+            }
         }
 
         private func decideNext(_ claim: ConsumeClaim) {
+            passNext(claim)
+            if wantsGrab, arbiter.isIdle { grabDue = true }
+        }
+
+        /// Under the lock: the next queued frame to the arbiter, decided with `claim`.
+        private func passNext(_ claim: ConsumeClaim) {
             let frame = frames[frameHead]
             var i = head
             while i < frame.end {
@@ -155,14 +256,66 @@ public final class LiveProxy {
                 frames.removeAll(keepingCapacity: true)
                 (head, frameHead) = (0, 0)
             }
-            if wantsGrab, arbiter.isIdle { proxy.grab(self) }
+        }
+
+        // MARK: StallPassThrough (the input drain's thread)
+
+        /// The host is stalled: the frames queued and not decided pass first (their pointer
+        /// frames, when the host handles them, find them decided: `decidedEarly`), then the
+        /// frame being read and `drained`, each frame as it completes.
+        public func stalled(_ drained: UnsafeBufferPointer<InputEventRecord>) {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            guard !ended else { return }
+            sink.direct = true
+            defer { sink.direct = false }
+            if !arbiter.passReasons.contains(.stalled) {
+                stalls += 1
+                let t = frameHead < frames.count ? frames[frameHead].t : drained.first.map(time(of:)) ?? arbiter.lastInputTime
+                arbiter.passAll(.stalled, at: t)
+            }
+            while frameHead < frames.count {
+                if frames[frameHead].made { decidedEarly += 1 }
+                passNext(.none)
+            }
+            var i = head
+            while i < events.count {
+                _ = arbiter.take(events[i])
+                i += 1
+            }
+            events.removeAll(keepingCapacity: true)
+            head = 0
+            for e in drained {
+                ahead += 1
+                stalledEvents += 1
+                if catchingUp {
+                    guard Double(e.sec) + Double(e.usec) / 1_000_000 >= takenAt else { continue }
+                    catchingUp = false
+                }
+                if arbiter.take(e) { arbiter.decide(.none, at: time(of: e)) }
+            }
+        }
+
+        /// The host is back: its consumers decide again from the next moment no finger is down.
+        public func hostBack() {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            guard !ended, arbiter.passReasons.contains(.stalled) else { return }
+            sink.direct = true  // it writes nothing today; if it did, never through the timer from here
+            defer { sink.direct = false }
+            arbiter.takeBack(.stalled, at: arbiter.lastInputTime)
+        }
+
+        @inline(__always)
+        private func time(of e: InputEventRecord) -> Double {
+            monotonic ? Double(e.sec) + Double(e.usec) / 1_000_000 : LiveProxy.now()
         }
 
         /// Grabs at the next frame with no finger down (at once when none is down now): after
         /// the device was given back (`ctl pause`).
         public func grabWhenIdle() {
             wantsGrab = true
-            if arbiter.isIdle { proxy.grab(self) }
+            if with({ $0.isIdle }) { proxy.grab(self) }
         }
 
         func grabbed() { wantsGrab = false }
@@ -170,6 +323,10 @@ public final class LiveProxy {
         /// The device leaves: the clone lifts what it holds and goes.
         func end() {
             if device.rawTap === self { device.rawTap = nil }
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            guard !ended else { return }
+            ended = true
             arbiter.end(at: LiveProxy.now())
             clone.close()
         }
@@ -184,8 +341,10 @@ public final class LiveProxy {
     private let diagnostics: (String) -> Void
     /// Told each decision of each device (`device`: its index in `devices` when it was taken
     /// over); nil: nobody (each device keeps its last decision anyway).
+    /// Told on the host's thread, and on the input drain's while it passes a stall (under the
+    /// device's lock either way).
     public weak var observer: ProxyDecisionObserver? {
-        didSet { for device in devices { device.arbiter.observer = observer } }
+        didSet { for device in devices { device.with { $0.observer = observer } } }
     }
     private var closed = false
     /// Devices taken over so far (each arbiter's `index`).
@@ -237,13 +396,15 @@ public final class LiveProxy {
         }
         let device = Device(proxy: self, member: member, clone: clone, state: member.device.currentState() ?? [], index: taken)
         taken += 1
-        device.arbiter.observer = observer
+        device.with { $0.observer = observer }
         devices.append(device)
         member.device.rawTap = device
+        // Here the host holds the drain's lock (before the first `nextFrame`, or inside it).
+        member.device.reader.stallPass = StallRelay(device)
         let name = description.name.isEmpty ? member.node : description.name
         diagnostics("motionscript: proxying \(member.node) (\(name)): the desktop reads its clone \(clone.node ?? "(node not found)")"
-                    + (device.arbiter.isIdle ? "" : "; grabbed once the fingers now down lift"))
-        if device.arbiter.isIdle { grab(device) }
+                    + (device.with { $0.isIdle } ? "" : "; grabbed once the fingers now down lift"))
+        if device.with({ $0.isIdle }) { grab(device) }
     }
 
     func grab(_ device: Device) {

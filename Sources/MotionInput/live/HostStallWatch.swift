@@ -67,7 +67,8 @@ public struct HostStallWatch: Sendable {
 /// then that the host is back. Set on the device's reader (`LiveEventReader.stallPass`).
 public protocol StallPassThrough: AnyObject {
     /// Events read while the host is stalled (whole events, in the kernel's order; the first
-    /// call of a stall may start with events the drain read before the stall was declared).
+    /// call of a stall may start with events the drain read before the stall was declared). At
+    /// the stall's first look it is told even when nothing was drained (`events` empty).
     func stalled(_ events: UnsafeBufferPointer<InputEventRecord>)
     /// The host's thread is back in `nextFrame`.
     func hostBack()

@@ -33,7 +33,8 @@ import Glibc
 /// never touched by both at once.
 ///
 /// Stalls (`--proxy`): when the host has been busy for `HostStallWatch.bound` (200 ms), each
-/// look also tells every reader's `stallPass` (the device's `ProxyLane`) the events it drained,
+/// look also tells every reader's `stallPass` (the device's proxy: `LiveProxy.Device`; the first
+/// look of a stall tells it even when nothing was drained) the events it drained,
 /// and until the host is back the thread waits on the devices themselves (`poll`, besides its
 /// timer), so each frame reaches the clone as it comes, not at the next look. Once the host is
 /// back in `nextFrame`, every lane told of the stall is told `hostBack`. A backlog that fills
@@ -235,7 +236,11 @@ final class InputDrain: @unchecked Sendable {
             // The readers do not change while the host is away from `nextFrame`.
             for reader in readers { reader.passStalled() }
             for reader in readers {
-                if let lane = reader.stallPass, !stalledLanes.contains(where: { $0 === lane }) { stalledLanes.append(lane) }
+                guard let lane = reader.stallPass else { continue }
+                // Told even with nothing drained: what the host had read and not decided (a
+                // touch held for a consumer, a tap's lift) passes now, not when the host is back.
+                if began { lane.stalled(UnsafeBufferPointer(start: nil, count: 0)) }
+                if !stalledLanes.contains(where: { $0 === lane }) { stalledLanes.append(lane) }
             }
             if began {
                 stallWaits = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0)]
