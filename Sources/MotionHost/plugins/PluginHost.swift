@@ -156,7 +156,6 @@ public final class PluginHost: LiveTarget {
     func add(name: String, path: String, loading: Bool = true) -> Plugin {
         let plugin = Plugin(name: name, path: path, options: options, policy: policy, router: router, limits: defaults)
         plugin.pipeline.pointers = pointers
-        plugin.pipeline.tracksPointers = false
         plugin.clock = clock
         plugin.pipeline.screenSource = screenSource
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
