@@ -483,7 +483,7 @@ public final class LuaRuntime {
     }
 
     /// Whether a watchdog's thread stops this state at each deadline set (`limiter.expire()` from
-    /// a `Watchdog` or `PluginWatchdog` armed for every call that has one): its Lua code then runs
+    /// a `Watchdog` armed for every call that has one): its Lua code then runs
     /// with no hook while within its limit, at full speed (Lua 5.4 traps every instruction while
     /// any hook is set), and the watchdog's signal stops it at its limit. Unwatched, a count hook
     /// checks the deadline every 10,000 instructions. Set on the thread that runs the state,
