@@ -53,15 +53,16 @@ import MotionLua
         let script = writeFile(dragScript, "drag.lua", in: folder)
         let frames = [(0.0, PointerPhase.down, 10.0, 10.0), (0.016, .move, 22, 19), (0.032, .move, 30, 25), (0.048, .up, 30, 25)].map {
             Frame(t: $0.0, events: [PointerEvent(t: $0.0, id: 1, phase: $0.1, x: $0.2, y: $0.3)])
-        } + [Frame(t: 0.1, events: [])]  // after the reload: the source goes on
+        } + [Frame(t: 0.2, events: [])]  // past the quiet time: the reload comes after it
         let source = EditingLiveSource(frames: frames, editAfter: 3) {
             _ = writeFile(self.dragScript.replacingOccurrences(of: #""box")"#, with: #""moved")"#), "drag.lua", in: folder)
         }
         let output = CollectedOutput()
-        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { _ in }
+        let session = try WatchSession(RunOptions(scriptPath: script), watch: WatchOptions(clock: { source.inputTimeNow() ?? 0 }),
+                                       output: output) { _ in }
         #expect(try session.runLive(source) == "end of input")
         // The new version's setup at the reload time, the box where the old version left it.
-        #expect(output.lines.last == #"{"t":0.048,"name":"moved","value":{"x":120,"y":215}}"#)
+        #expect(output.lines.last == #"{"t":0.2,"name":"moved","value":{"x":120,"y":215}}"#)
     }
 
     @Test func failedReloadKeepsThePreviousVersionRunningUntouched() throws {
