@@ -317,7 +317,7 @@ public final class LuaRuntime {
     public func handle(_ frame: Frame) throws {
         guard !isClosed else { return }
         if pendingError == nil,
-           Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: frame.t) }) {
+           Unretained(dispatcher.clock).with({ $0.hasActionDue(before: frame.t) }) {
             settleDue(before: frame.t)
         }
         dispatcher.dispatch(frame)
@@ -384,7 +384,7 @@ public final class LuaRuntime {
         // (Through an unretained reference: the dispatcher holds its clock for the runtime's
         // life, and a retain and a release around this one look cost as much as the look.)
         guard pendingError == nil,
-              Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: t) })
+              Unretained(dispatcher.clock).with({ $0.hasActionDue(before: t) })
         else { return }
         settleDue(before: t)
     }

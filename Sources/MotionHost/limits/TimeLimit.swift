@@ -1,4 +1,5 @@
 import MotionLua
+import MotionStreams
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ struct TimeLimit {
     var clock: (() -> Double)?
     /// The watchdog whose thread watches the calls, and this plugin's slot in it. Unretained:
     /// its owner (`Plugin.watchdog`) holds it while it is set here.
-    private var watch: (watchdog: Unmanaged<Watchdog>, slot: Int)?
+    private var watch: (watchdog: Unretained<Watchdog>, slot: Int)?
     /// `resolution`, kept here: read for every call.
     private let tick = TimeLimit.resolution
 
@@ -53,7 +54,7 @@ struct TimeLimit {
     /// Watched by `watchdog` in `slot` (nil: by no watchdog).
     mutating func watch(by watchdog: Watchdog?, slot: Int?) {
         if let watchdog, let slot {
-            watch = (Unmanaged.passUnretained(watchdog), slot)
+            watch = (Unretained(watchdog), slot)
         } else {
             watch = nil
         }
@@ -71,7 +72,7 @@ struct TimeLimit {
         // limit later either.
         if deadline != runtime.deadline { runtime.setDeadline(deadline) }
         if let (watchdog, slot) = watch {
-            watchdog._withUnsafeGuaranteedRef { $0.enterCall(slot, start: start, limit: deadline) }
+            watchdog.with { $0.enterCall(slot, start: start, limit: deadline) }
         }
     }
 
@@ -97,6 +98,6 @@ struct TimeLimit {
 
     @inline(__always)
     private func leave() {
-        if timeout > 0, let (watchdog, _) = watch { watchdog._withUnsafeGuaranteedRef { $0.leave() } }
+        if timeout > 0, let (watchdog, _) = watch { watchdog.with { $0.leave() } }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MotionCheck
 import MotionGestures
 import MotionLua
+import MotionStreams
 
 /// One plugin: a file at the top of the config folder, the Lua state running its current
 /// version (a `ReloadingPipeline`: a new version loads into a fresh state with the old one's
@@ -49,15 +50,15 @@ public final class Plugin {
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
     @exclusivity(unchecked) private var running: LuaRuntime? {
         didSet {
-            runningRef = running.map { Unmanaged.passUnretained($0) }
+            runningRef = running.map(Unretained.init)
             noteWatch()
         }
     }
-    /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
-    /// per plugin. Invariant: set exactly while `running` holds the runtime, and nothing inside a
-    /// call clears `running`; a call that failed or asked to disable the plugin, which may close
+    /// `running`, held by it (`Unretained`'s owner): a frame reaches the runtime without a retain
+    /// and a release of it per plugin. Set exactly while `running` holds the runtime, and nothing
+    /// inside a call clears `running`; a call that failed or asked to disable the plugin, which may close
     /// the runtime, takes a reference of its own first (`settle`).
-    @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
+    @exclusivity(unchecked) private var runningRef: Unretained<LuaRuntime>?
     @exclusivity(unchecked) public internal(set) var limits: PluginLimits {
         didSet { timeLimit.timeout = limits.timeout }
     }
@@ -305,7 +306,7 @@ public final class Plugin {
         // closes it at once). Spelled out rather than through `bounded`: a closure would copy
         // the frame for every plugin. Nothing inside the call closes the runtime (a callback's
         // error only asks for it, `disableRequested`), so `running` holds it throughout.
-        let failure = ref._withUnsafeGuaranteedRef { runtime -> Error? in
+        let failure = ref.with { runtime -> Error? in
             timeLimit.begin(runtime, from: start)
             do {
                 try runtime.handle(frame)
@@ -316,7 +317,7 @@ public final class Plugin {
             return nil
         }
         if failure != nil || disableRequested != nil {
-            return settle(ref.takeUnretainedValue(), failure, from: start)
+            return settle(ref.object, failure, from: start)
         }
         return accountsTime ? end(from: start) : start
     }
@@ -346,7 +347,7 @@ public final class Plugin {
     /// never run, and the loop would not wait.
     var nextDueTime: Double? {
         guard let ref = runningRef, pipeline.failure == nil else { return nil }
-        return ref._withUnsafeGuaranteedRef { $0.nextDueTime }
+        return ref.with { $0.nextDueTime }
     }
 
     func advance(to t: Double, from start: Double) -> Double {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MotionGestures
 import MotionLua
+import MotionStreams
 
 /// Every plugin of a config folder, each in a Lua state of its own, fed the same frames in
 /// name order. What one plugin does wrong stays with it (`Plugin`); the host never throws for
@@ -25,11 +26,11 @@ public final class PluginHost: LiveTarget {
     // thread only, never passed inout (see `Plugin`).
     /// Loaded plugins (running, failed or disabled), in name order.
     @exclusivity(unchecked) public private(set) var plugins: [Plugin] = [] {
-        didSet { reached = plugins.map { Unmanaged.passUnretained($0) } }
+        didSet { reached = UnretainedList(plugins) }
     }
-    /// The same plugins, held by `plugins`: a frame reaches each without a retain and a release
-    /// of it (as `PointerDispatcher.reached`).
-    @exclusivity(unchecked) private var reached: [Unmanaged<Plugin>] = []
+    /// The same plugins, held by `plugins` (`Unretained`'s owner): a frame reaches each without
+    /// a retain and a release of it (as `PointerDispatcher.reached`).
+    @exclusivity(unchecked) private var reached = UnretainedList<Plugin>()
     /// Input time now: the last frame's, or what time advanced to.
     @exclusivity(unchecked) public private(set) var time = 0.0
     /// Live input: the input time on the device's clock (a plugin loaded later starts there).
@@ -285,7 +286,7 @@ public final class PluginHost: LiveTarget {
         var earliest: Double?
         var i = 0
         while i < reached.count {
-            if let due = reached[i]._withUnsafeGuaranteedRef({ $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
+            if let due = reached.with(i, { $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
             i += 1
         }
         return earliest
@@ -319,7 +320,7 @@ public final class PluginHost: LiveTarget {
         // called after it (`outputFailed`).
         var i = 0
         while i < reached.count, stopReason == nil {
-            start = reached[i]._withUnsafeGuaranteedRef { call($0, start) }
+            start = reached.with(i) { call($0, start) }
             i += 1
         }
     }
