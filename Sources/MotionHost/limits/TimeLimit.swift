@@ -7,7 +7,9 @@ import Glibc
 /// One plugin's time limit, call by call: the one owner of what a call into a plugin does for
 /// it — the deadline (kept once, in the plugin's Lua state: `LuaRuntime.setDeadline`), the
 /// watch word the watchdog's thread reads (`Watchdog.enterCall`/`leave`) and the clock both
-/// count on. `Plugin` holds one and calls `begin` and `end` around each call.
+/// count on. `Plugin` holds one and calls `begin` and `end` around each call. Its fields are
+/// plain values (no reference counted): reading it from the plugin per call copies nothing that
+/// needs a retain.
 ///
 /// The clock is the kernel's coarse monotonic clock — the monotonic time at the last tick,
 /// served from memory the kernel shares with the process (vDSO), never a system call, even where
@@ -22,8 +24,6 @@ import Glibc
 struct TimeLimit {
     /// Seconds each call may run (0: no limit).
     var timeout = 0.0
-    /// The host's clock (nil: `now(tick:)`; tests inject one).
-    var clock: (() -> Double)?
     /// The watchdog whose thread watches the calls, and this plugin's slot in it. Unretained:
     /// its owner (`Plugin.watchdog`) holds it while it is set here.
     private var watch: (watchdog: Unretained<Watchdog>, slot: Int)?
@@ -47,9 +47,9 @@ struct TimeLimit {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9 + tick
     }
 
-    /// The clock now.
+    /// The clock now: the host's `clock` (tests inject one), or the coarse clock.
     @inline(__always)
-    func now() -> Double { clock?() ?? TimeLimit.now(tick: tick) }
+    func now(_ clock: (() -> Double)?) -> Double { clock?() ?? TimeLimit.now(tick: tick) }
 
     /// Watched by `watchdog` in `slot` (nil: by no watchdog).
     mutating func watch(by watchdog: Watchdog?, slot: Int?) {
@@ -81,8 +81,8 @@ struct TimeLimit {
     /// finalizers run inside calls; closing its state runs none), and clearing it cost a second
     /// deadline set per call.
     @inline(__always)
-    func end() -> Double {
-        let end = now()
+    func end(clock: (() -> Double)?) -> Double {
+        let end = now(clock)
         leave()
         return end
     }

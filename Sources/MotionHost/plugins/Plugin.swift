@@ -101,10 +101,7 @@ public final class Plugin {
     }
     private var watchSlot: Int?
     /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `TimeLimit.now`).
-    var clock: (() -> Double)? {
-        get { timeLimit.clock }
-        set { timeLimit.clock = newValue }
-    }
+    @exclusivity(unchecked) var clock: (() -> Double)?
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -394,7 +391,7 @@ public final class Plugin {
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
     @inline(__always)
     private func end(from start: Double) -> Double {
-        let end = timeLimit.end()
+        let end = timeLimit.end(clock: clock)
         busySeconds += end - start
         return end
     }
