@@ -57,14 +57,15 @@ let package = Package(
         // Pointer model, elements, recognizers, gesture sources and operators.
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionGestures", "CLinux"], swiftSettings: hotPath),
+        .target(name: "MotionInput", dependencies: ["MotionGestures", "CLinux", "MotionDiagnostics"], swiftSettings: hotPath),
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
-        .target(name: "MotionActions", dependencies: ["CLinux"]),
+        .target(name: "MotionDiagnostics"),
+        .target(name: "MotionActions", dependencies: ["CLinux", "MotionDiagnostics"]),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions"],
+        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionStreams", "MotionGestures", "MotionActions", "MotionDiagnostics"],
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11, KWin, GNOME Shell), for `apps =`.
         .target(name: "MotionDesktop", dependencies: ["MotionGestures", "CXCB", "CWayland", "CForeignToplevel", "CSDBus", "CLinux"]),
@@ -73,7 +74,7 @@ let package = Package(
         // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionHost", dependencies: ["MotionDiagnostics", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
@@ -87,13 +88,13 @@ let package = Package(
         .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
         // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["CLinux", "MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
+        .target(name: "MotionControl", dependencies: ["MotionDiagnostics", "CLinux", "MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
+            dependencies: ["MotionDiagnostics", "MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams"], path: "Sources/motionbench"),
@@ -110,7 +111,7 @@ let package = Package(
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionControl", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionDiagnostics", "MotionHost", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@ import Glibc
 import CLuaShim
 import MotionLua
 import MotionStreams
+import MotionDiagnostics
 
 /// Writes output lines (`{"t":..,"name":..,"value":..}`) through a `LineSink`, whole lines only;
 /// `log` lines go to stderr. `flushEachLine` is for live input, where a line must not wait.

@@ -6,6 +6,7 @@ import MotionScenarios
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// `motionscript ctl COMMAND`: a thin client of a running daemon's control socket
 /// (docs/control.md). Exit 0 done, 1 the daemon refused, 2 bad usage, 3 no daemon running.

@@ -11,6 +11,7 @@ import MotionLua
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// The time limits' enforcer for code the Lua hook cannot reach, and for a state it watches
 /// (`LuaRuntime.isWatched`: its Lua code runs with no hook), the limit itself. One type in two
