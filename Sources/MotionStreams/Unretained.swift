@@ -8,6 +8,9 @@
 /// call through it runs. Each use site names that owner; nothing else about it is unsafe.
 /// (A retain and a release are some 10–40 instructions each, atomic; a daemon frame reaches
 /// every plugin, every recognizer of each and the watchdog.)
+/// A list of them is a plain array (`[Unretained<T>]`, beside the owning array of the same
+/// objects): walked by index on the class that holds it, it is read in place, where a wrapper
+/// struct around the array was copied, with a retain and a release of its buffer, per use.
 @frozen
 public struct Unretained<Object: AnyObject> {
     @usableFromInline let reference: Unmanaged<Object>
@@ -28,41 +31,4 @@ public struct Unretained<Object: AnyObject> {
     /// may close what it reached).
     @inlinable
     public var object: Object { reference.takeUnretainedValue() }
-}
-
-/// Objects reached unretained, in order: the same objects an owning array holds (`Unretained`'s
-/// invariant: the owner appends to both, and removes from this first).
-@frozen
-public struct UnretainedList<Object: AnyObject> {
-    @usableFromInline var items: [Unretained<Object>] = []
-
-    /// An empty list.
-    @inlinable
-    public init() {}
-
-    /// The list of `objects`, which the caller's owning array holds.
-    @inlinable
-    public init(_ objects: [Object]) {
-        items = objects.map(Unretained.init)
-    }
-
-    /// How many objects it reaches.
-    @inlinable
-    public var count: Int { items.count }
-
-    /// Whether it reaches none.
-    @inlinable
-    public var isEmpty: Bool { items.isEmpty }
-
-    /// Adds `object`, which the owning array holds too.
-    @inlinable
-    public mutating func append(_ object: Object) {
-        items.append(Unretained(object))
-    }
-
-    /// Calls `body` with the object at `index`, with no retain or release of it.
-    @inlinable @inline(__always)
-    public func with<Result>(_ index: Int, _ body: (Object) throws -> Result) rethrows -> Result {
-        try items[index].with(body)
-    }
 }

@@ -26,11 +26,11 @@ public final class PluginHost: LiveTarget {
     // thread only, never passed inout (see `Plugin`).
     /// Loaded plugins (running, failed or disabled), in name order.
     @exclusivity(unchecked) public private(set) var plugins: [Plugin] = [] {
-        didSet { reached = UnretainedList(plugins) }
+        didSet { reached = plugins.map(Unretained.init) }
     }
     /// The same plugins, held by `plugins` (`Unretained`'s owner): a frame reaches each without
     /// a retain and a release of it (as `PointerDispatcher.reached`).
-    @exclusivity(unchecked) private var reached = UnretainedList<Plugin>()
+    @exclusivity(unchecked) private var reached: [Unretained<Plugin>] = []
     /// Input time now: the last frame's, or what time advanced to.
     @exclusivity(unchecked) public private(set) var time = 0.0
     /// Live input: the input time on the device's clock (a plugin loaded later starts there).
@@ -286,7 +286,7 @@ public final class PluginHost: LiveTarget {
         var earliest: Double?
         var i = 0
         while i < reached.count {
-            if let due = reached.with(i, { $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
+            if let due = reached[i].with({ $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
             i += 1
         }
         return earliest
@@ -320,7 +320,7 @@ public final class PluginHost: LiveTarget {
         // called after it (`outputFailed`).
         var i = 0
         while i < reached.count, stopReason == nil {
-            start = reached.with(i) { call($0, start) }
+            start = reached[i].with { call($0, start) }
             i += 1
         }
     }
