@@ -83,12 +83,14 @@ let package = Package(
         // `motionscript plot` and `run --plot`: a run's trace drawn as SVG.
         .target(name: "MotionPlot", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
+        // The control socket: its protocol, the server a host answers through (`ControlTarget`)
+        // and the client (`ctl`); the recent lines it keeps for `ctl logs`, with journal priorities.
+        .target(name: "MotionControl", dependencies: ["CLinux", "MotionScenarios", "MotionLua", "MotionGestures"]),
         // `motionscript daemon`: the plugin host (MotionHost/plugins) over a config folder,
-        // watched so each plugin reloads alone; its loop.
-        .target(name: "MotionDaemon", dependencies: ["MotionHost", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
-        // The daemon's control socket and its client (`ctl`), systemd's notify protocol and
-        // journal priorities, the flight recorder.
-        .target(name: "MotionControl", dependencies: ["MotionDiagnostics", "CLinux", "MotionHost", "MotionScenarios", "MotionLua", "MotionDaemon", "MotionInput", "MotionGestures", "MotionActions"]),
+        // watched so each plugin reloads alone (loop/); the service around it (service/: the
+        // control socket's target, systemd's notify protocol, signals, the unit and the autostart
+        // entry, failure notices, the emergency gesture) and the flight recorder (recorder/).
+        .target(name: "MotionDaemon", dependencies: ["MotionDiagnostics", "CLinux", "MotionControl", "MotionHost", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),

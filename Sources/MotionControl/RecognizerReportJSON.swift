@@ -39,16 +39,16 @@ extension RecognizerReport {
 
 /// The observer of one plugin's recognizers while someone runs `ctl monitor --recognizers`:
 /// each change goes to the control server tagged with the plugin's name.
-final class RecognizerMonitorFeed: RecognizerObserver {
+public final class RecognizerMonitorFeed: RecognizerObserver {
     let plugin: String
     weak var server: ControlServer?
 
-    init(plugin: String, server: ControlServer?) {
+    public init(plugin: String, server: ControlServer?) {
         self.plugin = plugin
         self.server = server
     }
 
-    func recognizer(_ recognizer: GestureRecognizer, changed change: RecognizerChange) {
+    public func recognizer(_ recognizer: GestureRecognizer, changed change: RecognizerChange) {
         server?.publish(recognizer: RecognizerReport(recognizer, change, plugin: plugin))
     }
 }

@@ -4,11 +4,11 @@ import Glibc
 
 /// A `sockaddr_un` for a path; a leading "@" names the abstract namespace (as systemd writes
 /// `NOTIFY_SOCKET`).
-struct UnixSocketAddress {
+public struct UnixSocketAddress {
     var storage = sockaddr_un()
-    var length: socklen_t
+    public var length: socklen_t
 
-    init?(_ path: String) {
+    public init?(_ path: String) {
         storage.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
         let abstract = bytes.first == UInt8(ascii: "@")
@@ -23,7 +23,7 @@ struct UnixSocketAddress {
         length = socklen_t(base + bytes.count + (abstract ? 0 : 1))
     }
 
-    func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         var copy = storage
         return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionControl
+import MotionDaemon
 import MotionDesktop
 import MotionHost
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import XCTest
 import MotionControl
+import MotionDaemon
 import MotionGestures
 
 final class EmergencyGestureTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 import MotionControl
+import MotionDaemon
 import MotionGestures
 import MotionInput
 #if canImport(Glibc)

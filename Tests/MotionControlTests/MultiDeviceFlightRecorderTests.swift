@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import MotionControl
+import MotionDaemon
 import MotionGestures
 import MotionInput
 #if canImport(Glibc)

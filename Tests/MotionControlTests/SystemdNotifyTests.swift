@@ -1,5 +1,6 @@
 import XCTest
 import MotionControl
+import MotionDaemon
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import CLinux
 import Glibc
@@ -40,6 +41,11 @@ public final class LiveEventReader {
     private var grabbed = false
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// The wake-up pipe is open: `stop()`, from any thread, writes only while it is, and `close()`
+    /// changes it under the same lock. Without it a `stop()` after `close()` wrote a byte into
+    /// whatever took the descriptor's number next (another pipe, a socket: SIGPIPE once its peer
+    /// closed).
+    private let wakeOpen = Mutex<Bool>(true)
     /// The bytes read and not yet taken, allocated once: the per-event path reads them in place
     /// (no array uniqueness checks or reference counting per event).
     private let buffer: UnsafeMutableRawPointer
@@ -157,8 +163,11 @@ public final class LiveEventReader {
 
     /// Makes a pending or future `next` return `.end("stopped")`. Thread-safe.
     public func stop() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeOpen.withLock { open in
+            guard open else { return }
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
     }
 
     /// Releases the grab and closes the descriptors (idempotent).
@@ -168,8 +177,11 @@ public final class LiveEventReader {
         if grabbed { _ = ioctl(fileDescriptor, EvdevIoctl.grab, 0 as CInt) }
         grabbed = false
         if ownsDescriptor { Glibc.close(fileDescriptor) }
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
+        wakeOpen.withLock { open in
+            open = false
+            Glibc.close(wakeRead)
+            Glibc.close(wakeWrite)
+        }
     }
 
     /// The next complete event, waiting at most `timeout` seconds (nil: without limit).

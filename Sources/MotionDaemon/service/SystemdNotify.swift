@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionControl
 
 /// The service manager's notify protocol, written by hand (no libsystemd): one datagram of
 /// `KEY=VALUE` lines to the AF_UNIX socket named by `$NOTIFY_SOCKET` ("@…" is the abstract

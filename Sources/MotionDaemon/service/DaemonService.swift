@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import MotionActions
-import MotionDaemon
+import MotionControl
 import MotionHost
 import MotionInput
 import MotionDiagnostics

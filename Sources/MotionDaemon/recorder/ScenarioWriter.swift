@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionControl
 import MotionHost
 import MotionScenarios
 import MotionInput
@@ -130,8 +131,4 @@ public struct ScenarioWriter {
         default: out.append(byte)
         }
     }
-}
-
-enum JSONTextNumber {
-    static func short(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionControl
 
 /// Every file the daemon writes for a client (`ctl record --output`, `ctl scenario`): opened
 /// with O_NONBLOCK|O_NOFOLLOW and kept only when it is a regular file. The daemon writes from

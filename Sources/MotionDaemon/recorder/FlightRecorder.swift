@@ -1,5 +1,6 @@
 import MotionInput
 import MotionGestures
+import MotionControl
 
 /// The daemon's flight recorder: the last raw input of every device it reads, each in a ring
 /// of its own (`RawEventRing`, on the device's reader), so `ctl record` can turn what just
