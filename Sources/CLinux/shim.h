@@ -20,6 +20,9 @@ int pipe2(int pipefd[2], int flags);
    (Linux 5.11) takes its timeout in nanoseconds. */
 #include <sys/epoll.h>
 
+/* eventfd(2): other threads wake the event loop's wait (LoopMailbox) without a pipe's two ends. */
+#include <sys/eventfd.h>
+
 /* poll with a timeout in nanoseconds: the live clock's deadlines are not whole milliseconds. */
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
 

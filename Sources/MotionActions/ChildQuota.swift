@@ -9,11 +9,16 @@ public final class ChildQuota: @unchecked Sendable {
     public static let maxPerPlugin = 16
 
     public let limit: Int
+    /// Where a failed end of one of these children is said (`exec […]: exited with status N`),
+    /// on the reaper's thread: a plugin's log (`ctl logs`, tagged with its name) through its
+    /// host's loop. Nil: the launcher's report (stderr, as `motionscript: exec …`).
+    public let ended: (@Sendable (String) -> Void)?
     private let lock = NSLock()
     private var count = 0
 
-    public init(limit: Int = ChildQuota.maxPerPlugin) {
+    public init(limit: Int = ChildQuota.maxPerPlugin, ended: (@Sendable (String) -> Void)? = nil) {
         self.limit = limit
+        self.ended = ended
     }
 
     /// Children running now.

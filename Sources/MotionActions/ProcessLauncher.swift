@@ -62,7 +62,8 @@ public final class ProcessLauncher: Sendable {
     /// a command past its limit, or past the process's (`ChildReaper.maxRunning`), is not started
     /// and throws the reason (the plugin's error); one that cannot start is said to
     /// `startFailure` (`exec […]: cannot start: …`, on the caller's thread: a plugin's own log,
-    /// tagged with its name) and gives nil; how a started one ended goes to `report`.
+    /// tagged with its name) and gives nil; how a started one ended goes to the quota's `ended`
+    /// (the plugin's log), or else to `report` as `motionscript: exec […]: …`.
     @discardableResult
     public func launch(_ command: LaunchCommand, quota: ChildQuota?, startFailure: (String) -> Void) throws -> pid_t? {
         guard let program = command.argv.first, !program.isEmpty else {
@@ -75,7 +76,15 @@ public final class ProcessLauncher: Sendable {
         var rc: Int32 = 0
         var full = false
         let arguments = command.cArguments
-        let pid = reaper.spawn(command, report: report, quota: quota, full: &full) {
+        // How it ends goes to its plugin's log when the host gave the plugin one (`ChildQuota.ended`).
+        let ended: @Sendable (String) -> Void
+        if let own = quota?.ended {
+            ended = own
+        } else {
+            let report = self.report
+            ended = { report("motionscript: " + $0) }
+        }
+        let pid = reaper.spawn(command, report: ended, quota: quota, full: &full) {
             var pid: pid_t = 0
             rc = posix_spawnp(&pid, arguments[0]!, SpawnSettings.actions, SpawnSettings.attributes, arguments, environ)
             return rc == 0 ? pid : nil
@@ -94,15 +103,16 @@ public final class ProcessLauncher: Sendable {
         report("motionscript: exec \(Self.show(command.argv)): not started: \(error)")
     }
 
-    /// Reports how a launched command ended, if it failed (on the reaper's thread).
+    /// Reports how a launched command ended, if it failed (on the reaper's thread), untagged:
+    /// `exec […]: exited with status N`.
     static func reportEnd(_ status: Int32, of command: LaunchCommand, to report: @Sendable (String) -> Void) {
         let exited = status & 0x7f == 0
         if exited {
             let code = (status >> 8) & 0xff
             // 127 is the shell's "command not found" (posix_spawnp found `sh` itself).
-            if code != 0 { report("motionscript: exec \(show(command.argv)): exited with status \(code)") }
+            if code != 0 { report("exec \(show(command.argv)): exited with status \(code)") }
         } else {
-            report("motionscript: exec \(show(command.argv)): killed by signal \(status & 0x7f)")
+            report("exec \(show(command.argv)): killed by signal \(status & 0x7f)")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import MotionActions
 import MotionGestures
 import MotionHost
+import Synchronization
 import Testing
 
 /// What `ctl logs` and `ctl monitor` show of a plugin's life (docs/control.md): under the
@@ -41,6 +42,23 @@ import Testing
         #expect(diagnostics.lines.last == line)
         #expect(host.log.recent(plugin: "rofi").map(\.line).last == line)
         #expect(host.lines(of: "rofi").contains(#"{"t":0,"plugin":"rofi","action":"exec","argv":["no-such-program-motionscript","-show"]}"#))
+    }
+
+    /// A started `motion.exec` command that fails is said with its plugin's name, through the
+    /// host's `childEnded` (the daemon hands it to the plugin's log on the loop's thread), not as
+    /// the process's `motionscript: exec …` on stderr that `ctl logs` never showed.
+    @Test func anExecThatFailsIsSaidWithItsPluginsName() throws {
+        let config = TestConfig(["rofi.lua": #"motion.pointers():subscribe(function(p) if p.phase == "down" then motion.exec{"sh", "-c", "exit 3"} end end)"#])
+        let sink = config.url.appendingPathComponent("uinput.raw").path
+        let (host, _) = config.host(actions: ActionHost(performs: true, device: UinputDevice(path: sink)))
+        let ends = Mutex<[String]>([])
+        host.childEnded = { plugin in { line in ends.withLock { $0.append(plugin + ": " + line) } } }
+        host.loadAll()
+        host.run(taps(1), finish: false)
+        // The reaper reports on its own thread once the child ended.
+        let deadline = Date().addingTimeInterval(20)
+        while ends.withLock({ $0.isEmpty }) && Date() < deadline { usleep(2_000) }
+        #expect(ends.withLock { $0 } == [#"rofi: exec [sh, -c, "exit 3"]: exited with status 3"#])
     }
 
     /// Pause and resume are lines of the output (`ctl monitor`), at the time they happened.

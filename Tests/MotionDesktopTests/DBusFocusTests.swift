@@ -21,7 +21,11 @@ private final class PrivateBus {
         address = "unix:path=" + path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--session", "--nofork", "--nopidfile", "--address=" + address]
+        // Neither of the test process's outputs: a daemon left behind (the test process
+        // crashed before this object's deinit) would hold `swift test`'s pipe open, and the
+        // run would wait for it forever after the last test.
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
         // Listening once a connection is taken (at most 5 s).
         for _ in 0..<500 where (try? SessionBus(address: address)) == nil { usleep(10_000) }

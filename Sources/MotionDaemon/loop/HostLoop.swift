@@ -1,3 +1,4 @@
+import MotionActions
 import MotionGestures
 import MotionHost
 import MotionInput
@@ -38,6 +39,17 @@ public enum HostLoop {
     public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
                                clock: @escaping () -> Double = Clock.monotonic) throws -> String {
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
+        // A plugin's `motion.exec` child that fails says so in the plugin's log (`ctl logs`),
+        // tagged with its name: the reaper's thread posts, the loop's thread writes the log.
+        // (Without an eventfd, as when out of descriptors, they go to stderr as before.)
+        let childEnds = device.eventLoop.flatMap { loop in
+            try? LoopMailbox<ChildEnd>(loop: loop, deliver: { [unowned host] in host.router.diagnostic($0.plugin, $0.line) },
+                                      dropped: { ChildEnd(plugin: nil, line: "warning: \($0) more failed ends of exec commands were not kept (too many at once)") },
+                                      orphan: { ProcessLauncher.reportToStderr(($0.plugin ?? "motionscript") + ": " + $0.line) })
+        }
+        if let childEnds {
+            host.childEnded = { plugin in { line in childEnds.post(ChildEnd(plugin: plugin, line: line)) } }
+        }
         if let watcher {
             host.onPluginsChanged = { [unowned host] in watcher.watch(host.watchedFiles) }
         }
@@ -47,6 +59,8 @@ public enum HostLoop {
             host.router.diagnostic(nil, "no plugins in \(host.folder.path) yet; add a .lua file there")
         }
         defer { host.close() }
+        // Closed before the host (the later defer runs first): what waits still reaches the log.
+        defer { childEnds?.close() }
         let loop = LiveLoop(device: device)
         // The watcher's poll is the loop's only while it has work (`FolderReloads.attach`).
         let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
@@ -68,4 +82,11 @@ public enum HostLoop {
         // The plugins keep their errors to themselves (`Plugin`): the host throws none.
         return try loop.run(host)
     }
+}
+
+/// A plugin's `motion.exec` child that failed (`exec […]: exited with status N`), on its way
+/// from the reaper's thread to the plugin's log.
+struct ChildEnd: Sendable {
+    let plugin: String?
+    let line: String
 }

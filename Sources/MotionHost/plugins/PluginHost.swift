@@ -64,6 +64,11 @@ public final class PluginHost: LiveTarget {
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
     /// until its file changes.
     public var hangRecord: HangRecord?
+    /// Where each plugin's `motion.exec` children that fail say so (`exec […]: exited with
+    /// status N`), made per plugin by its name: called on the reaper's thread, so it must hand
+    /// the line to the host's thread (the daemon: a `LoopMailbox`). Set before plugins load.
+    /// Nil: the launcher's report (stderr).
+    public var childEnded: ((String) -> @Sendable (String) -> Void)?
     /// `ctl monitor --recognizers`: makes the observer of a plugin's recognizers, by plugin name,
     /// for every version it loads (nil: nobody listens, and recognizers build no reasons).
     public var recognizerObservers: ((String) -> RecognizerObserver)? {
@@ -163,6 +168,7 @@ public final class PluginHost: LiveTarget {
         plugin.watchdog = watchdog
         plugin.hangRecord = hangRecord
         if let recognizerObservers { plugin.pipeline.recognizerObserver = recognizerObservers(name) }
+        plugin.pipeline.childEnded = childEnded?(name)
         if case .some(let app) = focusedApp { plugin.pipeline.setFocusedApp(app) }
         plugins.append(plugin)
         plugins.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }

@@ -54,6 +54,9 @@ public final class ReloadingPipeline {
     /// Whether every version writes its focus changes as app lines (`LuaRuntime.writesFocusChanges`);
     /// the daemon writes one line per change for all its plugins instead.
     public var writesFocusChanges = true
+    /// Where a failed end of a `motion.exec` child of any version is said, from the reaper's
+    /// thread (`ChildQuota.ended`; the daemon: the plugin's log). Nil: the launcher's report.
+    public var childEnded: (@Sendable (String) -> Void)?
     /// The script's text when it was read by the host (a script that is a pipe or FIFO, read
     /// once: `Runner.scriptTextIfStream`); nil: Lua reads the file at each load.
     public var scriptText: [UInt8]?
@@ -107,7 +110,7 @@ public final class ReloadingPipeline {
         // kept box drifted by the whole replay at each reload). Live input goes on: they carry.
         candidate.inheritedValues = options.eventsPath == nil ? runtime?.keptValues ?? [:] : [:]
         // Its setup may not act until it is accepted: its actions wait, as its lines do.
-        candidate.actions = ActionSession(host: options.actions, staged: stagesSetup)
+        candidate.actions = ActionSession(host: options.actions, staged: stagesSetup, childEnded: childEnded)
         candidate.dispatcher.recognizerObserver = recognizerObserver
         // Live input: time goes on — setup lines and motion.time() read the reload time.
         let lastFrameTime = pointers.lastFrameTime

@@ -26,12 +26,14 @@ public final class ActionSession {
     /// `staged`: where the actions wait until the version is accepted (`ActionStage`).
     private let stage: ActionStage?
     /// This script's running `motion.exec` children (at most `ChildQuota.maxPerPlugin`).
-    public let children = ChildQuota()
+    public let children: ChildQuota
 
     /// `staged`: the session of a version being loaded, whose actions wait for
     /// `performStaged()` (the version is accepted) or `dropStaged()` (it is not).
-    public init(host: ActionHost, staged: Bool = false) {
+    /// `childEnded`: where a failed end of a child is said (`ChildQuota.ended`).
+    public init(host: ActionHost, staged: Bool = false, childEnded: (@Sendable (String) -> Void)? = nil) {
         self.host = host
+        children = ChildQuota(ended: childEnded)
         stage = staged && host.performs ? ActionStage(device: host.device, launcher: host.launcher, quota: children) : nil
         input = VirtualInput(sink: stage ?? host.device, holds: host.holds)
     }
