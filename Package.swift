@@ -62,16 +62,17 @@ let package = Package(
         // Pointer model, elements, recognizers, gesture sources and operators.
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionGestures", "MotionJSON", "CLinux"], swiftSettings: hotPath),
+        .target(name: "MotionInput", dependencies: ["MotionDiagnostics", "MotionGestures", "MotionJSON", "CLinux"], swiftSettings: hotPath),
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
         // The proxy's uinput clone of a device (`--proxy` on live input): the I/O MotionProxy leaves out.
         .target(name: "MotionClone", dependencies: ["MotionProxy", "MotionInput", "CLinux"]),
         // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
-        .target(name: "MotionActions", dependencies: ["CLinux"]),
+        .target(name: "MotionDiagnostics"),
+        .target(name: "MotionActions", dependencies: ["CLinux", "MotionDiagnostics"]),
         // Lua host and the `motion` module.
-        .target(name: "MotionLua", dependencies: ["CLua", "CLuaShim", "MotionJSON", "MotionStreams", "MotionGestures", "MotionActions"],
+        .target(name: "MotionLua", dependencies: ["MotionDiagnostics", "CLua", "CLuaShim", "MotionJSON", "MotionStreams", "MotionGestures", "MotionActions"],
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11, KWin, GNOME Shell), for `apps =`.
         .target(name: "MotionDesktop", dependencies: ["MotionGestures", "MotionJSON", "CXCB", "CWayland", "CForeignToplevel", "CSDBus", "CLinux"]),
@@ -80,7 +81,7 @@ let package = Package(
         // a config folder for the daemon and one script for `run`.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionClone", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionHost", dependencies: ["MotionDiagnostics", "MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionClone", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
@@ -96,13 +97,13 @@ let package = Package(
         // watched so each plugin reloads alone (loop/); the service around it (service/: the
         // control socket's target, systemd's notify protocol, signals, the unit and the autostart
         // entry, failure notices, the emergency gesture) and the flight recorder (recorder/).
-        .target(name: "MotionDaemon", dependencies: ["CLinux", "MotionJSON", "MotionControl", "MotionHost", "MotionProxy", "MotionClone", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
+        .target(name: "MotionDaemon", dependencies: ["MotionDiagnostics", "CLinux", "MotionJSON", "MotionControl", "MotionHost", "MotionProxy", "MotionClone", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
+            dependencies: ["MotionDiagnostics", "MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams", "MotionInput", "MotionProxy"], path: "Sources/motionbench"),
@@ -121,7 +122,7 @@ let package = Package(
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionHost", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionHostTests", dependencies: ["MotionDiagnostics", "MotionTestSupport", "MotionJSON", "MotionHost", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// Starts commands for `motion.exec` and returns at once. A child:
 /// - has its stdout and stderr on motionscript's stderr (the JSON Lines on stdout stay clean),
@@ -26,7 +27,7 @@ public final class ProcessLauncher: Sendable {
     }
 
     @Sendable public static func reportToStderr(_ line: String) {
-        fputs(line + "\n", stderr)
+        StandardError.write(line + "\n")
     }
 
     /// Starts `argv` (searched in PATH); returns its pid, or nil when it could not start (reported).

@@ -14,14 +14,14 @@ public final class PointerDispatcher {
     @usableFromInline var currentTime: Double = 0
     /// The recognizers frames go to, in creation order.
     public private(set) var recognizers: [GestureRecognizer] = []
-    /// The same recognizers, held by `recognizers`: frames reach them without a retain and a
-    /// release of each per frame. Recognizers are only ever added, so walking this by index up
+    /// The same recognizers, held by `recognizers` (`Unretained`'s owner): frames reach them
+    /// without a retain and a release of each. Recognizers are only ever added, so walking this by index up
     /// to the count at the start of a walk sees exactly the recognizers there were then, even if
     /// one is added meanwhile (a script making a recognizer from a callback).
-    @usableFromInline var reached: [Unmanaged<GestureRecognizer>] = []
+    @usableFromInline var reached: [Unretained<GestureRecognizer>] = []
     /// Those of `reached` that decide on time alone (taps, holds): the only ones `advance(to:)`
     /// has anything to do for and the only ones with a `nextDecisionTime`, walked the same way.
-    @usableFromInline var timed: [Unmanaged<GestureRecognizer>] = []
+    @usableFromInline var timed: [Unretained<GestureRecognizer>] = []
     /// The input clock that time-based operators and sources schedule on.
     public let clock: InputClock
     @usableFromInline var pointerListeners = ListenerList<(PointerEvent) -> Void>()
@@ -43,8 +43,8 @@ public final class PointerDispatcher {
     /// Adds a recognizer: it sees every later frame.
     public func add(_ recognizer: GestureRecognizer) {
         recognizers.append(recognizer)
-        reached.append(Unmanaged.passUnretained(recognizer))
-        if recognizer.advancesWithTime { timed.append(Unmanaged.passUnretained(recognizer)) }
+        reached.append(Unretained(recognizer))
+        if recognizer.advancesWithTime { timed.append(Unretained(recognizer)) }
         recognizer.focus = focus
         recognizer.serial = recognizers.count
         if let recognizerObserver { recognizer.observer = recognizerObserver }
@@ -60,7 +60,7 @@ public final class PointerDispatcher {
         let count = reached.count
         var i = 0
         while i < count {
-            reached[i]._withUnsafeGuaranteedRef { $0.handle(frame) }
+            reached[i].with { $0.handle(frame) }
             i += 1
         }
         if !pointerListeners.isEmpty { tellPointerListeners(frame.events) }
@@ -98,7 +98,7 @@ public final class PointerDispatcher {
         var i = 0
         while i < count {
             // A quiet recognizer decides nothing on time (`GestureRecognizer.movesAreQuiet`).
-            timed[i]._withUnsafeGuaranteedRef { if !$0.isQuiet { $0.advance(to: t) } }
+            timed[i].with { if !$0.isQuiet { $0.advance(to: t) } }
             i += 1
         }
         clock.advance(to: t)
@@ -114,7 +114,7 @@ public final class PointerDispatcher {
         @inline(__always) get {
             // A quiet recognizer has nothing waiting on time (`GestureRecognizer.movesAreQuiet`):
             // the one timed recognizer of most scripts that have one is looked at here.
-            timed.isEmpty || timed.count == 1 && timed[0]._withUnsafeGuaranteedRef({ $0.isQuiet })
+            timed.isEmpty || timed.count == 1 && timed[0].with({ $0.isQuiet })
                 ? clock.nextTime : nextDueTimeAskingTimed()
         }
     }
@@ -125,7 +125,7 @@ public final class PointerDispatcher {
         let count = timed.count
         var i = 0
         while i < count {
-            if let t = timed[i]._withUnsafeGuaranteedRef({ $0.isQuiet ? nil : $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
+            if let t = timed[i].with({ $0.isQuiet ? nil : $0.nextDecisionTime }), t < (due ?? .infinity) { due = t }
             i += 1
         }
         return due

@@ -5,6 +5,7 @@ import CLuaShim
 import MotionJSON
 import MotionLua
 import MotionStreams
+import MotionDiagnostics
 
 /// Writes output lines (`{"t":..,"name":..,"value":..}`) through a `LineSink`, whole lines only;
 /// `log` lines go to stderr. `flushEachLine` is for live input, where a line must not wait.

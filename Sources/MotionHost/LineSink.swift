@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import MotionDiagnostics
 
 /// The sinks `atexit` flushes (a C function cannot capture them).
 private let sinksToFlushAtExit = Mutex<[LineSink]>([])

@@ -12,15 +12,11 @@ import MotionJSON
 public struct RunOptions {
     public var scriptPath: String
     public var eventsPath: String?
-    /// A live device (or FIFO) to read instead of an event file.
-    public var devicePath: String?
-    /// `--device` arguments (paths or selectors: touchpad, touchscreen, mouse, name=GLOB); when
-    /// empty, `devicePath` alone.
+    /// `--device` arguments, what to read live instead of an event file (paths, FIFOs or
+    /// selectors: touchpad, touchscreen, mouse, name=GLOB).
     public var devices: [String] = []
-    /// What to read live: `devices`, or `devicePath`.
-    public var deviceSelectors: [DeviceSelector] {
-        (devices.isEmpty ? devicePath.map { [$0] } ?? [] : devices).map(DeviceSelector.init)
-    }
+    /// What to read live: `devices`.
+    public var deviceSelectors: [DeviceSelector] { devices.map(DeviceSelector.init) }
     public var grab: Bool = false
     /// `--proxy`: the desktop reads a clone of each device, without the touches consumers take
     /// (docs/desktop.md). Over an event file: decided as live, written to `proxyOutput`.

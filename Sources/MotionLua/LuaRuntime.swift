@@ -318,7 +318,7 @@ public final class LuaRuntime {
     public func handle(_ frame: Frame) throws {
         guard !isClosed else { return }
         if pendingError == nil,
-           Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: frame.t) }) {
+           Unretained(dispatcher.clock).with({ $0.hasActionDue(before: frame.t) }) {
             settleDue(before: frame.t)
         }
         dispatcher.dispatch(frame)
@@ -385,7 +385,7 @@ public final class LuaRuntime {
         // (Through an unretained reference: the dispatcher holds its clock for the runtime's
         // life, and a retain and a release around this one look cost as much as the look.)
         guard pendingError == nil,
-              Unmanaged.passUnretained(dispatcher.clock)._withUnsafeGuaranteedRef({ $0.hasActionDue(before: t) })
+              Unretained(dispatcher.clock).with({ $0.hasActionDue(before: t) })
         else { return }
         settleDue(before: t)
     }
@@ -484,7 +484,7 @@ public final class LuaRuntime {
     }
 
     /// Whether a watchdog's thread stops this state at each deadline set (`limiter.expire()` from
-    /// a `Watchdog` or `PluginWatchdog` armed for every call that has one): its Lua code then runs
+    /// a `Watchdog` armed for every call that has one): its Lua code then runs
     /// with no hook while within its limit, at full speed (Lua 5.4 traps every instruction while
     /// any hook is set), and the watchdog's signal stops it at its limit. Unwatched, a count hook
     /// checks the deadline every 10,000 instructions. Set on the thread that runs the state,

@@ -2,6 +2,7 @@ import MotionStreams
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// Where `emit` writes: the host turns these into JSON Lines on stdout.
 public protocol MotionOutput: AnyObject {
@@ -19,12 +20,5 @@ public protocol MotionOutput: AnyObject {
 }
 
 extension MotionOutput {
-    public func standardError(_ text: String) {
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + done, $0.count - done) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
-        }
-    }
+    public func standardError(_ text: String) { StandardError.write(text) }
 }

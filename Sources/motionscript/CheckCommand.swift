@@ -4,6 +4,7 @@ import MotionHost
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// `motionscript check [PATH…]`: the plugins' mistakes before they go live, as `file:line:
 /// error|warning: …` lines on stderr. Exit 1 when there is an error, 0 otherwise (warnings printed).

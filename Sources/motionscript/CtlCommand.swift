@@ -7,6 +7,7 @@ import MotionScenarios
 import Glibc
 import MotionJSON
 #endif
+import MotionDiagnostics
 
 /// `motionscript ctl COMMAND`: a thin client of a running daemon's control socket
 /// (docs/control.md). Exit 0 done, 1 the daemon refused, 2 bad usage, 3 no daemon running.

@@ -11,6 +11,7 @@ import MotionLua
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -109,7 +110,7 @@ struct DaemonCommand: ParsableCommand {
         let host = PluginHost(folder: folder, options: options, router: router,
                               defaults: PluginLimits(timeout: timeout, memoryMiB: memory))
         host.hangRecord = HangRecord(path: HangRecord.defaultPath)
-        host.watchdog = PluginWatchdog(record: host.hangRecord, sink: standard.sink)
+        host.watchdog = Watchdog(record: host.hangRecord, sink: standard.sink)
         var status: Int32 = 0
         var message: String?
         do {

@@ -5,6 +5,7 @@ import MotionJSON
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +22,7 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: procFile) else {
-            fputs("error: \(procFile) does not exist: the kernel's input device list cannot be read here (no /proc, or not Linux)\n", stderr)
+            StandardError.write("error: \(procFile) does not exist: the kernel's input device list cannot be read here (no /proc, or not Linux)\n")
             throw ExitCode(2)
         }
         let devices = procFile == InputDeviceList.procPath ? InputDeviceList.current()

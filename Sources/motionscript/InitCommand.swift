@@ -7,6 +7,7 @@ import MotionHost
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// `motionscript init [DIR]`: a starter project (see `Starter`).
 struct InitCommand: ParsableCommand {
@@ -51,16 +52,16 @@ struct InitCommand: ParsableCommand {
         if gnomeExtension { return try writeGnomeExtension() }
         if autostart {
             try writeOnce(autostartFile ?? AutostartEntry.userPath, AutostartEntry.text(binary: ServiceUnit.currentExecutable))
-            fputs("next: at your next login the session starts the daemon (as the service when systemd has its unit); now: motionscript daemon &\n", stderr)
+            StandardError.write("next: at your next login the session starts the daemon (as the service when systemd has its unit); now: motionscript daemon &\n")
             return
         }
         do {
             let written = try Starter.write(into: directory)
             // stdout stays for JSON Lines: the summary is a diagnostic.
-            fputs("motionscript: wrote \(written.joined(separator: ", "))\n", stderr)
-            fputs("next: cd \(ShellQuote.quote(directory)) && motionscript run drag.lua --events drag.events.jsonl\n", stderr)
+            StandardError.write("motionscript: wrote \(written.joined(separator: ", "))\n")
+            StandardError.write("next: cd \(ShellQuote.quote(directory)) && motionscript run drag.lua --events drag.events.jsonl\n")
         } catch let error as StarterError {
-            fputs("error: \(error)\n", stderr)
+            StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
     }
@@ -77,13 +78,13 @@ struct InitCommand: ParsableCommand {
                 try file.text.write(toFile: folder + "/" + file.name, atomically: true, encoding: .utf8)
             }
         } catch {
-            fputs("error: cannot write \(folder): \(error.localizedDescription)\n", stderr)
+            StandardError.write("error: cannot write \(folder): \(error.localizedDescription)\n")
             throw ExitCode(1)
         }
         let kind = major.map { $0 >= 45 ? "GNOME Shell \($0): an ES module" : "GNOME Shell \($0)" }
             ?? "gnome-shell --version did not answer: written for GNOME Shell 45 and later"
-        fputs("motionscript: wrote \(folder) (\(kind))\n", stderr)
-        fputs("next: log out and in (GNOME Shell on Wayland finds new extensions at login), then: gnome-extensions enable \(GnomeExtension.uuid)\n", stderr)
+        StandardError.write("motionscript: wrote \(folder) (\(kind))\n")
+        StandardError.write("next: log out and in (GNOME Shell on Wayland finds new extensions at login), then: gnome-extensions enable \(GnomeExtension.uuid)\n")
     }
 
     /// `gnome-shell --version`'s output, nil when it cannot be run.
@@ -116,22 +117,22 @@ struct InitCommand: ParsableCommand {
     /// The unit, never over an existing one (a user's edits stay).
     private func writeService() throws {
         try writeOnce(serviceFile ?? ServiceUnit.userPath, ServiceUnit.text(binary: ServiceUnit.currentExecutable))
-        fputs(Self.serviceNextSteps(examples: ConfigFolder.examplesFolder), stderr)
+        StandardError.write(Self.serviceNextSteps(examples: ConfigFolder.examplesFolder))
     }
 
     /// Writes `text` to `path` (its folder made), never over an existing file (a user's edits stay).
     private func writeOnce(_ path: String, _ text: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
-            fputs("error: \(path) exists; remove it first to write a new one\n", stderr)
+            StandardError.write("error: \(path) exists; remove it first to write a new one\n")
             throw ExitCode(2)
         }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            fputs("error: cannot write \(path): \(error.localizedDescription)\n", stderr)
+            StandardError.write("error: cannot write \(path): \(error.localizedDescription)\n")
             throw ExitCode(2)
         }
-        fputs("motionscript: wrote \(path)\n", stderr)
+        StandardError.write("motionscript: wrote \(path)\n")
     }
 }

@@ -7,6 +7,7 @@ import MotionPlot
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// `motionscript plot SCRIPT --events FILE [-o OUT.svg]`: a picture of a run.
 struct PlotCommand: ParsableCommand {
@@ -69,27 +70,27 @@ struct PlotCommand: ParsableCommand {
         do {
             try OutputFile.checkWritable(path)
         } catch {
-            fputs("error: \(error)\n", stderr)
+            StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
         let trace: RunTrace
         do {
             trace = try RunTrace.record(options, window: window, forward: forward)
         } catch let error as ScriptError {
-            fputs("error: \(error.message)\n", stderr)
+            StandardError.write("error: \(error.message)\n")
             throw ExitCode(Interruption.signal.map(Interruption.exitStatus(for:)) ?? 1)
         } catch let error as InputError {
-            fputs("error: \(error)\n", stderr)
+            StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
         (forward as? JSONLinesOutput)?.flush()
         do {
             try OutputFile.write(Array(RunPlot.svg(trace).utf8), to: path)
         } catch {
-            fputs("error: \(error)\n", stderr)
+            StandardError.write("error: \(error)\n")
             // Stopped by a signal while waiting for a FIFO's reader: 128 + the signal, as any run.
             throw ExitCode(Interruption.signal.map(Interruption.exitStatus(for:)) ?? 2)
         }
-        fputs("motionscript: wrote \(path)\n", stderr)
+        StandardError.write("motionscript: wrote \(path)\n")
     }
 }

@@ -5,6 +5,7 @@ import MotionInput
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,7 @@ struct RecordCommand: ParsableCommand {
         guard let match = InputDeviceList.current().first(where: { $0.eventNode != nil && selector.matches(name: $0.name, kind: $0.kind) }) else {
             throw InputError(file: device, "no device matches (see 'motionscript devices')")
         }
-        fputs("motionscript: recording \(match.eventNode!) (\(match.kind.rawValue): \(match.name))\n", stderr)
+        StandardError.write("motionscript: recording \(match.eventNode!) (\(match.kind.rawValue): \(match.name))\n")
         return match.eventNode!
     }
 
@@ -49,8 +50,8 @@ struct RecordCommand: ParsableCommand {
         do {
             let paths = try device.map(resolve)
             Interruption.catchSignals()
-            fputs("motionscript: recording \(device.joined(separator: ", ")) to \(output ?? "standard output"); Ctrl-C stops\n", stderr)
-            let focus = LiveFocus.tracker(provider: appProvider) { fputs("\($0)\n", stderr) }
+            StandardError.write("motionscript: recording \(device.joined(separator: ", ")) to \(output ?? "standard output"); Ctrl-C stops\n")
+            let focus = LiveFocus.tracker(provider: appProvider) { StandardError.write("\($0)\n") }
             defer { focus?.close() }
             let axes = try InputOptions.parse(surface: nil, axes: axes).axes
             if paths.count == 1 {
@@ -60,21 +61,21 @@ struct RecordCommand: ParsableCommand {
                 defer { Interruption.stopWaking(reader.stopFileDescriptor) }
                 let result = try recordEvemu(from: reader, to: output ?? "/dev/stdout", axes: axes,
                                              focusChanges: focus.map { tracker in { tracker.poll() } })
-                fputs("motionscript: recorded \(result.events) events (\(result.endReason))\n", stderr)
+                StandardError.write("motionscript: recorded \(result.events) events (\(result.endReason))\n")
                 return
             }
-            let set = try LiveDeviceSet(selectors: paths.map { .path($0) }) { fputs("\($0)\n", stderr) }
+            let set = try LiveDeviceSet(selectors: paths.map { .path($0) }) { StandardError.write("\($0)\n") }
             defer { set.close() }
             Interruption.wake(set.control.stopFileDescriptor)
             defer { Interruption.stopWaking(set.control.stopFileDescriptor) }
             let result = try recordEvemu(from: set, to: output ?? "/dev/stdout", axes: axes,
                                          focusChanges: focus.map { tracker in { tracker.poll() } })
-            fputs("motionscript: recorded \(result.events) events of \(paths.count) devices (\(result.endReason))\n", stderr)
+            StandardError.write("motionscript: recorded \(result.events) events of \(paths.count) devices (\(result.endReason))\n")
             if result.lateEvents > 0 {
-                fputs("motionscript: warning: \(result.lateEvents) events arrived over a second late and were written at the time of the event before them\n", stderr)
+                StandardError.write("motionscript: warning: \(result.lateEvents) events arrived over a second late and were written at the time of the event before them\n")
             }
         } catch let error as InputError {
-            fputs("error: \(error)\n", stderr)
+            StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
     }

@@ -8,6 +8,7 @@ import MotionLua
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import MotionHost
 import MotionScenarios
 import MotionInput
+import MotionDiagnostics
 
 /// `motionscript test`: batch-runs scenarios and ends stdout with `N passed, N failed`.
 struct TestCommand: ParsableCommand {
@@ -87,7 +88,7 @@ struct TestCommand: ParsableCommand {
         // A report that cannot be written is bad usage, said before the batch, not after it.
         if let junit {
             do { try OutputFile.checkWritable(junit) } catch {
-                fputs("error: cannot write the JUnit report \(junit): \(error.reason)\n", stderr)
+                StandardError.write("error: cannot write the JUnit report \(junit): \(error.reason)\n")
                 throw ExitCode(2)
             }
         }
@@ -97,23 +98,23 @@ struct TestCommand: ParsableCommand {
             let unsharded = ScenarioBatch(paths: searched, filter: filter)
             let haveScenarios = shard != nil && ((try? unsharded.select()) ?? []).contains { $0.problem?.isSkip != true }
             let after = filter != nil || shard != nil ? " (after --filter/--shard)" : ""
-            fputs("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n", stderr)
+            StandardError.write("motionscript: no scenarios found in \(searched.joined(separator: " "))\(after)\n")
             if !haveScenarios { throw ExitCode(2) }
         }
         ScenarioRunner.stopWorkersOnSignals()
         let showProgress = isatty(STDERR_FILENO) != 0
         let report = try batch.run(scenarios) { done, total, result in
             guard showProgress else { return }
-            fputs("\r\u{1B}[K[\(done)/\(total)] \(ReportText.visible(result.scenario.name))", stderr)
+            StandardError.write("\r\u{1B}[K[\(done)/\(total)] \(ReportText.visible(result.scenario.name))")
         }
-        if showProgress { fputs("\r\u{1B}[K", stderr) }
-        for line in report.noteLines { fputs(line + "\n", stderr) }
+        if showProgress { StandardError.write("\r\u{1B}[K") }
+        for line in report.noteLines { StandardError.write(line + "\n") }
         var status = report.exitCode
         if let junit {
             do {
                 try OutputFile.write(Array(JUnitReport.xml(report).utf8), to: junit)
             } catch {
-                fputs("error: cannot write the JUnit report \(junit): \(error.reason)\n", stderr)
+                StandardError.write("error: cannot write the JUnit report \(junit): \(error.reason)\n")
                 status = 2
             }
         }

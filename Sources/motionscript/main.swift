@@ -2,11 +2,12 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 // Exit codes: 0 success, 1 a script raised or a scenario failed, 2 bad usage or bad input.
 // Every error line starts "error: ", whether the parser or a command found it.
 if let problem = RepeatedOptions.problem(in: Array(CommandLine.arguments.dropFirst())) {
-    fputs("error: \(problem)\n", stderr)
+    StandardError.write("error: \(problem)\n")
     exit(2)
 }
 do {
@@ -23,8 +24,8 @@ do {
         // Bad arguments a command finds while running get its own usage, as parse errors do.
         let type = type(of: command)
         let name = type.configuration.commandName.map { "motionscript \($0)" } ?? "motionscript"
-        fputs("error: \(error.message)\nUsage: \(Motionscript.usageString(for: type))\n"
-              + "  See '\(name) --help' for more information.\n", stderr)
+        StandardError.write("error: \(error.message)\nUsage: \(Motionscript.usageString(for: type))\n"
+              + "  See '\(name) --help' for more information.\n")
         exit(2)
     }
 } catch let code as ExitCode {
@@ -37,6 +38,6 @@ do {
     }
     var message = Motionscript.fullMessage(for: error)
     if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst(7) }
-    fputs(message + "\n", stderr)
+    StandardError.write(message + "\n")
     exit(code == .validationFailure ? 2 : code.rawValue)
 }

@@ -51,7 +51,7 @@ private final class IdleProbeSource: LiveFrameSource {
         let config = TestConfig(["a.lua": #"motion.pointers():emit("a")"#, "b.lua": #"motion.pointers():emit("b")"#])
         // A limit far longer than the test: the thread cannot have looked by itself meanwhile.
         let (host, _) = config.host(defaults: PluginLimits(timeout: 600, memoryMiB: 16))
-        let watchdog = PluginWatchdog(record: nil)
+        let watchdog = Watchdog(record: nil)
         host.watchdog = watchdog
         let source = IdleProbeSource([])
         var pendingLooks: [Double?] = []
@@ -70,7 +70,7 @@ private final class IdleProbeSource: LiveFrameSource {
             motion.gesture(motion.hold{fingers = 1, duration = 0.5}):emit("hold")
             """])
         let (host, _) = config.host(defaults: PluginLimits(timeout: 600, memoryMiB: 16))
-        let watchdog = PluginWatchdog(record: nil)
+        let watchdog = Watchdog(record: nil)
         host.watchdog = watchdog
         // One tap: down at 10 s, up at 10.05 s.
         let source = IdleProbeSource(taps(1, from: 10))

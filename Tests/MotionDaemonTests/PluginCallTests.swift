@@ -64,7 +64,7 @@ import MotionLua
         let a = try LuaRuntime(scriptPath: quiet.path, output: PluginOutput(name: "a", router: router))
         let b = try LuaRuntime(scriptPath: loop.path, output: PluginOutput(name: "b", router: router))
         defer { a.close(); b.close() }
-        let watchdog = PluginWatchdog(grace: 600, record: nil)
+        let watchdog = Watchdog(grace: 600, record: nil)
         let slotA = watchdog.add(), slotB = watchdog.add()
         watchdog.update(slotA, plugin: "a", identity: "", timeout: 3600, limiter: a.limiter)
         watchdog.update(slotB, plugin: "b", identity: "", timeout: 0.1, limiter: b.limiter)
@@ -80,7 +80,7 @@ import MotionLua
         watchdog.enterCall(slotB, start: bStart, limit: bStart + 0.1)
         #expect(throws: ScriptError.self) { try b.load() }
         watchdog.leave()
-        watchdog.endCalls()
+        watchdog.disarm()
         #expect(b.pendingError?.kind == .timeout)
         #expect(!a.isStopped)
     }

@@ -28,7 +28,7 @@ import MotionHost
         let config = TestConfig(["good.lua": echoPlugin, "bad.lua": bad])
         let (host, _) = config.host()
         // A grace far longer than the test: the process is never ended, only the state stopped.
-        host.watchdog = PluginWatchdog(grace: 600, record: nil)
+        host.watchdog = Watchdog(grace: 600, record: nil)
         host.loadAll()
         let good = try #require(host.plugin(named: "good")?.runtime)
         #expect(good.isWatched)

@@ -241,13 +241,18 @@ import Glibc
         let set = try LiveDeviceSet(selectors: [.path(fifo)])
         defer { set.close() }
         let output = CollectedOutput()
-        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { _ in }
+        // The frame follows the reload (during the quiet time it would go to the old version).
+        let reloaded = DispatchSemaphore(value: 0)
+        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { line in
+            if line.hasPrefix("-- reloaded") { reloaded.signal() }
+        }
         let frame = [(UInt16(3), UInt16(0x2f), Int32(0)), (3, 0x39, 1), (3, 0x35, 5), (3, 0x36, 6), (0, 0, 0)]
             .flatMap { inputEvent(sec: 10, usec: 0, $0.0, $0.1, $0.2) }
         let writer = Thread {
             let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             usleep(300_000)  // the quiet stretch whose wake-ups are counted (not an ordering)
             writeFile("motion.pointers():emit('q')\n", "w.lua", in: folder)
+            _ = reloaded.wait(timeout: .now() + 10)
             _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }

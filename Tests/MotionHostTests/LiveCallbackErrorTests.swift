@@ -51,7 +51,7 @@ import Glibc
         writer.start()
         let output = CollectedOutput()
         var options = RunOptions(scriptPath: script.path)
-        options.devicePath = fifo
+        options.devices = [fifo]
         var diagnostics: [String] = []
         let result = try Runner.runLiveSession(options, output: output) { diagnostics.append($0) }
         #expect(result == Runner.LiveResult(reason: "end of input", callbackErrors: 1))

@@ -37,7 +37,7 @@ import Glibc
         writer.start()
         let output = CollectedOutput()
         var options = RunOptions(scriptPath: script.path)
-        options.devicePath = fifo
+        options.devices = [fifo]
         let reason = try Runner.runLiveSession(options, output: output).reason
         #expect(reason == "end of input")
         #expect(output.lines == [

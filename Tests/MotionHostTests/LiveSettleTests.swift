@@ -38,7 +38,7 @@ import Glibc
         writer.start()
         let live = CollectedOutput()
         var options = RunOptions(scriptPath: script.path)
-        options.devicePath = fifo
+        options.devices = [fifo]
         #expect(try Runner.runLiveSession(options, output: live).reason == "end of input")
         #expect(fromFile.lines.count == 12)
         #expect(fromFile.lines.last == #"{"t":0.6,"name":"delayed","value":"cancel 10.0"}"#)

@@ -21,14 +21,19 @@ import MotionInput
         }
         let output = CollectedOutput()
         var diagnostics: [String] = []
-        let session = try WatchSession(RunOptions(scriptPath: script.path), output: output) { diagnostics.append($0) }
+        // The quiet time on input time, as the frames give it (one frame a second).
+        let session = try WatchSession(RunOptions(scriptPath: script.path), watch: WatchOptions(clock: { source.inputTimeNow() ?? 0 }),
+                                       output: output) { diagnostics.append($0) }
         let reason = try session.runLive(source)
         #expect(reason == "end of input")
         #expect(output.lines == [
             #"{"t":0,"name":"v1","value":0}"#, #"{"t":1,"name":"v1","value":1}"#, #"{"t":2,"name":"v1","value":2}"#,
+            // Saved at input time 2: the frame within the quiet time goes to v1 (input is not
+            // held), the reload comes after it.
+            #"{"t":3,"name":"v1","value":3}"#,
             // The finger down at the reload goes down for v2 where it is, at the reload time.
-            #"{"t":2,"reload":"count.lua","version":2}"#, #"{"t":2,"name":"v2","value":2}"#,
-            #"{"t":3,"name":"v2","value":3}"#, #"{"t":4,"name":"v2","value":4}"#, #"{"t":5,"name":"v2","value":5}"#,
+            #"{"t":3,"reload":"count.lua","version":2}"#, #"{"t":3,"name":"v2","value":3}"#,
+            #"{"t":4,"name":"v2","value":4}"#, #"{"t":5,"name":"v2","value":5}"#,
         ])
         #expect(diagnostics == ["-- reloaded count.lua --"])
     }

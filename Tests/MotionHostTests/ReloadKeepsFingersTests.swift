@@ -33,7 +33,7 @@ private final class EditingOutput: MotionOutput, ReloadMarking {
             frames.append(Frame(t: Double(i), events: [PointerEvent(t: Double(i), id: 3, phase: .move, x: 10 + Double(i), y: 20)]))
         }
         frames.append(Frame(t: 4, events: [PointerEvent(t: 4, id: 3, phase: .up, x: 13, y: 20)]))
-        let source = EditingLiveSource(frames: frames, editAfter: 1, clock: 1.5) {
+        let source = EditingLiveSource(frames: frames, editAfter: 1) {
             _ = writeFile("""
                 motion.emit('setup', motion.time())
                 motion.pointers():subscribe(function(p) motion.emit('v2', p.phase .. ' ' .. p.x .. ' ' .. motion.time()) end)
@@ -41,14 +41,16 @@ private final class EditingOutput: MotionOutput, ReloadMarking {
         }
         let output = CollectedOutput()
         var diagnostics: [String] = []
-        let session = try WatchSession(RunOptions(scriptPath: script), output: output) { diagnostics.append($0) }
+        // The quiet time on input time: saved at 1, reloaded after the frame at 2.
+        let session = try WatchSession(RunOptions(scriptPath: script), watch: WatchOptions(clock: { source.inputTimeNow() ?? 0 }),
+                                       output: output) { diagnostics.append($0) }
         #expect(try session.runLive(source) == "end of input")
         #expect(output.lines == [
             #"{"t":0,"name":"v1","value":"down"}"#, #"{"t":1,"name":"v1","value":"move"}"#,
-            #"{"t":1.5,"reload":"drag.lua","version":2}"#,
-            #"{"t":1.5,"name":"setup","value":1.5}"#,
-            #"{"t":1.5,"name":"v2","value":"down 11.0 1.5"}"#,
-            #"{"t":2,"name":"v2","value":"move 12.0 2.0"}"#,
+            #"{"t":2,"name":"v1","value":"move"}"#,
+            #"{"t":2,"reload":"drag.lua","version":2}"#,
+            #"{"t":2,"name":"setup","value":2}"#,
+            #"{"t":2,"name":"v2","value":"down 12.0 2.0"}"#,
             #"{"t":3,"name":"v2","value":"move 13.0 3.0"}"#,
             #"{"t":4,"name":"v2","value":"up 13.0 4.0"}"#,
         ])

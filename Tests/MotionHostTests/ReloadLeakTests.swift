@@ -50,8 +50,10 @@ import MotionLua
         writeFile("return {scale = 2}\n", "helper.lua", in: folder)
         let events = writeFile(shortDragEvents, "leak.events.jsonl", in: folder)
         let output = CountingOutput()
-        let pipeline = ReloadingPipeline(RunOptions(scriptPath: script, eventsPath: events, timeout: 5), output: output)
-        defer { pipeline.close() }
+        // `run --watch`'s host, as its session reloads and replays (`WatchSession.run`).
+        let session = try WatchSession(RunOptions(scriptPath: script, eventsPath: events, timeout: 5), output: output) { _ in }
+        let host = session.host
+        defer { host.close() }
         let watcher = try FileWatcher()
         var failures = 0
         weak var previous: LuaRuntime?
@@ -59,14 +61,15 @@ import MotionLua
 
         func reloadAndReplay(_ i: Int) throws {
             writeFile(Self.versions[i % 10 == 9 ? 2 : i % 2], "leak.lua", in: folder)
-            switch pipeline.reload() {
-            case .success(let runtime):
+            if host.reloadScript() == nil {
                 if previous != nil { survivors += 1 }  // the replaced version must be gone
-                previous = runtime
-                try pipeline.replay(Runner.openEvents(path: events))
-            case .failure: failures += 1
+                previous = host.scriptRuntime
+                try Runner.replay(Runner.openEvents(path: events), to: OneScript(host), timeout: 5,
+                                  deadline: Clock.monotonic() + 5)
+            } else {
+                failures += 1
             }
-            watcher.setFiles(pipeline.watchedFiles)
+            watcher.setFiles(session.pipeline.watchedFiles)
         }
 
         try reloadAndReplay(0)
@@ -76,9 +79,9 @@ import MotionLua
             print("reload leak check: heap and descriptor counts skipped (other tests share this process; scripts/test runs this alone)")
             #expect(survivors == 0)
             #expect(failures == 100)
-            let current = try #require(pipeline.runtime)
+            let current = try #require(host.scriptRuntime)
             #expect(current.liveCallbacks <= 4 && current.subscriptionCount <= 3)
-            pipeline.close()
+            host.close()
             #expect(current.liveCallbacks == 0 && current.subscriptionCount == 0)
             return
         }
@@ -96,9 +99,9 @@ import MotionLua
         #expect(measured.allSatisfy { $0.fds == 0 }, "descriptors grew by \(measured.map(\.fds))")
         #expect(survivors == 0)
         #expect(failures == measured.count * 100 + 100)
-        let current = try #require(pipeline.runtime)
+        let current = try #require(host.scriptRuntime)
         #expect(current.liveCallbacks <= 4 && current.subscriptionCount <= 3)
-        pipeline.close()
+        host.close()
         #expect(current.liveCallbacks == 0 && current.subscriptionCount == 0)
     }
 }

@@ -25,6 +25,9 @@ import Testing
         #expect(waitFor(ids.filter(taskExists)) { $0.isEmpty } == [])
     }
 
+    /// Calls that never run: the thread only arms and disarms.
+    static let noCalls = WatchThread.Calls(current: { nil }, expire: { _ in }, lastResort: { _ in })
+
     private func taskExists(_ id: pid_t) -> Bool { access("/proc/self/task/\(id)", F_OK) == 0 }
 
     /// `value()` once `done` holds, or its last value after 10 s (a hang guard, not a timing).
@@ -41,10 +44,10 @@ import Testing
     /// A daemon arms and disarms around every call into every plugin: that must not wake the
     /// thread each time (it cost a futex call and a context switch per plugin per frame).
     @Test func armingAndDisarmingWithinTheLimitDoesNotWakeTheThread() throws {
-        let thread = WatchThread(grace: 60) {}
+        let thread = WatchThread(grace: 60, calls: Self.noCalls)
         defer { thread.end() }
         for _ in 0..<10_000 {
-            thread.arm(at: Clock.monotonic() + 3600, limiter: nil)
+            thread.armCalls(at: Clock.monotonic() + 3600, step: 3600)
             thread.disarm()
         }
         // An arm that finds the thread asleep with nothing armed wakes it (a few times, when it
@@ -56,22 +59,28 @@ import Testing
     /// for input the host cancels it (`quiesce`), so the idle thread has no timer to wake it.
     /// Armed, a quiesce changes nothing: the stretch keeps its limit.
     @Test func quiesceCancelsThePendingLookOnlyWhenNothingIsArmed() throws {
-        let thread = WatchThread(grace: 60) {}
+        // A stretch published (as `Watchdog.arm` publishes one) until it is disarmed.
+        let running = Mutex<(limit: Double, call: UInt64)?>(nil)
+        let thread = WatchThread(grace: 60, calls: WatchThread.Calls(
+            current: { running.withLock { $0 } }, expire: { _ in }, lastResort: { _ in }))
         defer { thread.end() }
         // Once it runs, the thread has looked and sleeps: it looks again only when its timer
         // fires (an hour away below), so what follows is the callers' doing alone.
         #expect(waitFor(thread.threadID) { $0 != nil } != nil)
         let limit = Clock.monotonic() + 3600
         #expect(thread.nextLook == nil)
-        thread.arm(at: limit, limiter: nil)
+        running.withLock { $0 = (limit, 1) }
+        thread.armCalls(at: limit, step: 3600)
         #expect(thread.nextLook == limit)
         thread.quiesce()
         #expect(thread.nextLook == limit)
+        running.withLock { $0 = nil }
         thread.disarm()
         #expect(thread.nextLook == limit)
         thread.quiesce()
         #expect(thread.nextLook == nil)
-        thread.arm(at: limit + 1, limiter: nil)
+        running.withLock { $0 = (limit + 1, 2) }
+        thread.armCalls(at: limit + 1, step: 3600)
         #expect(thread.nextLook == limit + 1)
     }
 

@@ -1,5 +1,6 @@
 import MotionHost
 import MotionInput
+import MotionStreams
 
 /// The config folder's changes between the live loop's steps: plugins load, reload and unload.
 /// The watcher's descriptor is registered with the input's event loop (a change wakes its one
@@ -10,7 +11,7 @@ final class FolderReloads: LiveReloads {
     unowned let host: PluginHost
     /// `host`, reached after every step without a retain and a release (the host outlives the
     /// loop, whose steps end before it goes).
-    private let hostRef: Unmanaged<PluginHost>
+    private let hostRef: Unretained<PluginHost>
     private let eventLoop: EventLoop?
     private var token: EventLoop.Registration?
     /// The loop whose `reloads` this is while it has work (`attach`).
@@ -22,7 +23,7 @@ final class FolderReloads: LiveReloads {
          clock: @escaping () -> Double = Clock.monotonic) {
         self.watcher = watcher
         self.host = host
-        hostRef = Unmanaged.passUnretained(host)
+        hostRef = Unretained(host)
         self.clock = clock
         eventLoop = device.eventLoop
         token = eventLoop?.register(fd: watcher.descriptor) { [unowned self] in
@@ -54,7 +55,7 @@ final class FolderReloads: LiveReloads {
 
     /// After every step: the end of the step's work (the output flushed), then the folder's changes.
     func poll() throws {
-        hostRef._withUnsafeGuaranteedRef { $0.router.flush() }
+        hostRef.with { $0.router.flush() }
         // The watcher is read when the loop finds it readable: no read per frame.
         if watcher.hasPending, let files = watcher.take(now: clock()) {
             host.filesChanged(files)

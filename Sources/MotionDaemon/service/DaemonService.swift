@@ -5,6 +5,7 @@ import MotionActions
 import MotionControl
 import MotionHost
 import MotionInput
+import MotionDiagnostics
 
 /// What turns `motionscript daemon` into a service: the control socket (served from the input's
 /// one wait), systemd's notify protocol, journal priorities on stderr, SIGHUP and SIGUSR1, the

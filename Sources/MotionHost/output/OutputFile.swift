@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// Why an output file could not be written: the path and the system's reason.
 public struct OutputFileError: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Glibc
 /// The plugin that hung the daemon last time. A hang outside Lua that the time limit cannot
 /// reach (the library's long loops check it themselves; this is for what is left, a system
 /// call that never returns) cannot be stopped on the same thread: the watchdog ends the
-/// process (`PluginWatchdog`, the last resort), after writing the culprit's
+/// process (the daemon's `Watchdog`, the last resort), after writing the culprit's
 /// file identity here. At the next start (systemd restarts the service) that plugin stays
 /// disabled until its file changes. Kept at `$XDG_STATE_HOME/motionscript/hung-plugin`
 /// (`~/.local/state/motionscript/hung-plugin`).

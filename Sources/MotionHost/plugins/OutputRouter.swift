@@ -1,6 +1,7 @@
 import MotionGestures
 import MotionJSON
 import MotionLua
+import MotionDiagnostics
 
 /// The daemon's one output: every plugin's lines, each tagged `"plugin":"NAME"` right after its
 /// time, the plugins' lifecycle lines, one untagged app line per focus change, and the diagnostics (stderr, each starting with the

@@ -3,6 +3,7 @@ import MotionCheck
 import MotionGestures
 import MotionJSON
 import MotionLua
+import MotionStreams
 
 /// One plugin: a file at the top of the config folder, the Lua state running its current
 /// version (a `ReloadingPipeline`: a new version loads into a fresh state with the old one's
@@ -39,8 +40,6 @@ public final class Plugin {
     }
     /// Under `run`'s policy on live input: the callback errors the script survived.
     var callbackErrors = 0
-    /// `run`'s script: the run's watchdog, armed for each call bounded by its time limit.
-    @exclusivity(unchecked) var runWatchdog: Watchdog? { didSet { noteWatch() } }
     // Invariant of the properties a call into the plugin reads or writes (`begin`, `end`): they
     // are used on the host's thread only and never passed inout, so no two accesses overlap and
     // Swift's dynamic exclusivity check (a thread-local lookup per access) is off for them.
@@ -52,16 +51,20 @@ public final class Plugin {
     /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
     @exclusivity(unchecked) private var running: LuaRuntime? {
         didSet {
-            runningRef = running.map { Unmanaged.passUnretained($0) }
+            runningRef = running.map(Unretained.init)
             noteWatch()
         }
     }
-    /// `running`, held by it: a frame reaches the runtime without a retain and a release of it
-    /// per plugin. Invariant: set exactly while `running` holds the runtime, and nothing inside a
-    /// call clears `running`; a call that failed or asked to disable the plugin, which may close
+    /// `running`, held by it (`Unretained`'s owner): a frame reaches the runtime without a retain
+    /// and a release of it per plugin. Set exactly while `running` holds the runtime, and nothing
+    /// inside a call clears `running`; a call that failed or asked to disable the plugin, which may close
     /// the runtime, takes a reference of its own first (`settle`).
-    @exclusivity(unchecked) private var runningRef: Unmanaged<LuaRuntime>?
-    @exclusivity(unchecked) public internal(set) var limits: PluginLimits
+    @exclusivity(unchecked) private var runningRef: Unretained<LuaRuntime>?
+    @exclusivity(unchecked) public internal(set) var limits: PluginLimits {
+        didSet { timeLimit.timeout = limits.timeout }
+    }
+    /// Each call's deadline, watch word and clock (`TimeLimit`).
+    @exclusivity(unchecked) private var timeLimit = TimeLimit()
     /// Errors of the version running (reset when a new version loads), and of the versions
     /// that failed to replace it since.
     public private(set) var errorCount = 0
@@ -72,13 +75,13 @@ public final class Plugin {
     /// (a state is not closed from inside its own callback).
     @exclusivity(unchecked) private var disableRequested: String?
     @exclusivity(unchecked) public private(set) var busySeconds = 0.0
-    /// Ends the process when a call hangs outside Lua (`PluginWatchdog`); records the culprit.
-    /// `watchSlot`: this plugin's place in it.
-    @exclusivity(unchecked) var watchdog: PluginWatchdog? {
+    /// Stops a call at its limit and ends the process when one hangs outside Lua (`Watchdog`:
+    /// the daemon's records the culprit). `watchSlot`: this plugin's place in it.
+    var watchdog: Watchdog? {
         didSet {
             if let slot = watchSlot { oldValue?.remove(slot) }
             watchSlot = watchdog?.add()
-            watchRef = watchdog.map { Unmanaged.passUnretained($0) }
+            timeLimit.watch(by: watchdog, slot: watchSlot)
             // Given to a plugin already loaded: what the watchdog says and stops for it.
             if let watchdog, let watchSlot {
                 watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: running?.limiter)
@@ -88,23 +91,18 @@ public final class Plugin {
     }
 
     /// Tells the running version's state whether a watchdog's thread stops it at each call's
-    /// limit: every call into it with a time limit publishes that limit (`begin`: the plugin's
-    /// slot in `watchdog`, or `run`'s `runWatchdog` armed with its limiter), so its Lua code runs
+    /// limit: every call into it with a time limit publishes that limit (`TimeLimit.begin`: the
+    /// plugin's slot in `watchdog`), so its Lua code runs
     /// with no hook until then (`LuaRuntime.isWatched`; docs/daemon.md "Limits"). A version
     /// loading is not the plugin's yet (its load is not stoppable by the watchdog): it keeps
     /// the count hook until it runs.
     private func noteWatch() {
         guard let running else { return }
-        // One of the two is set: the run's watchdog under `run`'s policy, a slot otherwise.
-        running.isWatched = runWatchdog?.stopsStates == true || (watchSlot != nil && watchdog?.stopsStates == true)
+        running.isWatched = watchSlot != nil && watchdog?.stopsStates == true
     }
-    @exclusivity(unchecked) private var watchSlot: Int?
-    /// `watchdog`, held by it: each call reaches it without a retain and a release.
-    @exclusivity(unchecked) private var watchRef: Unmanaged<PluginWatchdog>?
-    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `PluginClock.now`).
+    private var watchSlot: Int?
+    /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `TimeLimit.now`).
     @exclusivity(unchecked) var clock: (() -> Double)?
-    /// `PluginClock.resolution`, kept here: read for every call.
-    private let clockTick = PluginClock.resolution
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).
@@ -118,6 +116,7 @@ public final class Plugin {
         self.name = name
         self.path = path
         self.limits = limits
+        timeLimit.timeout = limits.timeout
         self.router = router
         self.policy = policy
         endsRun = policy.endsRun
@@ -183,13 +182,16 @@ public final class Plugin {
         if let watchdog, let watchSlot {
             // The new version's state is not the plugin's yet: only the last resort applies to it.
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
-            watchdog.arm(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
+            watchdog.armCall(watchSlot, start: start, timeout: limits.timeout, stoppable: false)
         }
         output?.collected = []
         output?.collecting = true
         let result = pipeline.reload()
         output?.collecting = false
+        // After a load (start-up, a reload: rare), the thread's look is cancelled at once, so a
+        // host that then waits for input does not wake for it.
         watchdog?.disarm()
+        watchdog?.quiesce()
         if let watchdog, let watchSlot {
             watchdog.update(watchSlot, plugin: name, identity: identity, timeout: limits.timeout, limiter: pipeline.runtime?.limiter)
         }
@@ -290,7 +292,7 @@ public final class Plugin {
     }
 
     // Calls into the plugin. Each starts at `start`, the host's clock read when the call before
-    // it ended (`PluginHost.eachPlugin`: one read per call, not three; `PluginClock`), and
+    // it ended (`PluginHost.eachPlugin`: one read per call, not three; `TimeLimit`), and
     // returns when it ended, for the next call.
 
     /// Feeds one frame (a plugin not running has nothing to feed: the host tracks the fingers
@@ -302,18 +304,18 @@ public final class Plugin {
         // closes it at once). Spelled out rather than through `bounded`: a closure would copy
         // the frame for every plugin. Nothing inside the call closes the runtime (a callback's
         // error only asks for it, `disableRequested`), so `running` holds it throughout.
-        let failure = ref._withUnsafeGuaranteedRef { runtime -> Error? in
-            begin(runtime, from: start)
+        let failure = ref.with { runtime -> Error? in
+            timeLimit.begin(runtime, from: start)
             do {
                 try runtime.handle(frame)
             } catch {
                 return error
             }
-            if !accountsTime { endUncounted(runtime) }
+            if !accountsTime { timeLimit.endUncounted(runtime) }
             return nil
         }
         if failure != nil || disableRequested != nil {
-            return settle(ref.takeUnretainedValue(), failure, from: start)
+            return settle(ref.object, failure, from: start)
         }
         return accountsTime ? end(from: start) : start
     }
@@ -343,7 +345,7 @@ public final class Plugin {
     /// never run, and the loop would not wait.
     var nextDueTime: Double? {
         guard let ref = runningRef, pipeline.failure == nil else { return nil }
-        return ref._withUnsafeGuaranteedRef { $0.nextDueTime }
+        return ref.with { $0.nextDueTime }
     }
 
     func advance(to t: Double, from start: Double) -> Double {
@@ -359,33 +361,13 @@ public final class Plugin {
     /// One call into the plugin under its time limit, counted from `start`; what goes wrong
     /// stays here. Returns the clock read when the call ended.
     private func bounded(_ runtime: LuaRuntime, from start: Double, _ body: (LuaRuntime) throws -> Void) -> Double {
-        begin(runtime, from: start)
+        timeLimit.begin(runtime, from: start)
         do {
             try body(runtime)
         } catch {
             failed(error)
         }
         return end(runtime, from: start)
-    }
-
-    /// A call begins: its state's deadline and the watchdog's word.
-    @inline(__always)
-    private func begin(_ runtime: LuaRuntime, from start: Double) {
-        let timeout = limits.timeout
-        guard timeout > 0 else { return }
-        let deadline = start + timeout
-        // A call whose deadline is the one its state has — its start read in the same tick of the
-        // coarse clock as the call before's (`PluginClock`), as when frames come faster than
-        // ticks — sets none: the state cannot have been stopped at that deadline meanwhile, as
-        // the clock, no earlier than the precise one, has not reached the end of that tick, so
-        // not the deadline a limit later either.
-        if deadline != runtime.deadline { runtime.setDeadline(deadline) }
-        if let watchSlot, let watchRef {
-            watchRef._withUnsafeGuaranteedRef { $0.enterCall(watchSlot, start: start, limit: deadline) }
-        } else if let runWatchdog {
-            // Under `run`'s policy: the run's own watchdog (a plugin of the daemon's has a slot).
-            runWatchdog.arm(stopping: runtime.limiter, now: start)
-        }
     }
 
     private func failed(_ error: Error) {
@@ -396,7 +378,7 @@ public final class Plugin {
     @inline(__always)
     private func end(_ runtime: LuaRuntime, from start: Double) -> Double {
         if !accountsTime {
-            endUncounted(runtime)
+            timeLimit.endUncounted(runtime)
             return start
         }
         let end = end(from: start)
@@ -407,24 +389,10 @@ public final class Plugin {
         return end
     }
 
-    /// The end of a call under `run`'s policy: no CPU time to account for (no `ctl status`), no
-    /// next plugin to start a time limit for; the run's watchdog is disarmed and the state's
-    /// deadline cleared, as `run` clears it.
-    @inline(__always)
-    private func endUncounted(_ runtime: LuaRuntime) {
-        guard limits.timeout > 0 else { return }
-        runWatchdog?.disarm()
-        runtime.setDeadline(0)
-    }
-
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
     @inline(__always)
     private func end(from start: Double) -> Double {
-        let end = clock?() ?? PluginClock.now(tick: clockTick)
-        // The state's deadline stays until the next call sets its own: between calls no Lua code
-        // of the plugin runs (its finalizers run inside calls; closing its state runs none), and
-        // clearing it cost a second deadline set per call.
-        if limits.timeout > 0, let watchRef { watchRef._withUnsafeGuaranteedRef { $0.leave() } }
+        let end = timeLimit.end(clock: clock)
         busySeconds += end - start
         return end
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MotionGestures
 import MotionLua
+import MotionStreams
 
 /// Every plugin of a config folder, each in a Lua state of its own, fed the same frames in
 /// name order. What one plugin does wrong stays with it (`Plugin`); the host never throws for
@@ -25,11 +26,11 @@ public final class PluginHost: LiveTarget {
     // thread only, never passed inout (see `Plugin`).
     /// Loaded plugins (running, failed or disabled), in name order.
     @exclusivity(unchecked) public private(set) var plugins: [Plugin] = [] {
-        didSet { reached = plugins.map { Unmanaged.passUnretained($0) } }
+        didSet { reached = plugins.map(Unretained.init) }
     }
-    /// The same plugins, held by `plugins`: a frame reaches each without a retain and a release
-    /// of it (as `PointerDispatcher.reached`).
-    @exclusivity(unchecked) private var reached: [Unmanaged<Plugin>] = []
+    /// The same plugins, held by `plugins` (`Unretained`'s owner): a frame reaches each without
+    /// a retain and a release of it (as `PointerDispatcher.reached`).
+    @exclusivity(unchecked) private var reached: [Unretained<Plugin>] = []
     /// Input time now: the last frame's, or what time advanced to.
     @exclusivity(unchecked) public private(set) var time = 0.0
     /// Live input: the input time on the device's clock (a plugin loaded later starts there).
@@ -41,7 +42,7 @@ public final class PluginHost: LiveTarget {
     /// Sees every frame before the plugins do (the emergency-stop gesture, `DaemonService`).
     @exclusivity(unchecked) public var onFrame: ((Frame) -> Void)?
     /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
-    @exclusivity(unchecked) public var watchdog: PluginWatchdog? {
+    public var watchdog: Watchdog? {
         didSet {
             for plugin in plugins { plugin.watchdog = watchdog }
             watchdog?.setShortest(shortestTimeout)
@@ -51,15 +52,15 @@ public final class PluginHost: LiveTarget {
     /// loads is handed them (a reload, a plugin added or fixed while a finger is down).
     let pointers = PointersDown()
     /// The shortest time limit of the plugins (0: none has one): how long a call runs at least
-    /// before the watchdog looks (see `PluginWatchdog.enterCall`).
+    /// before the watchdog looks (see `Watchdog.enterCall`).
     @exclusivity(unchecked) private var shortestTimeout = 0.0
     /// The host's clock (monotonic seconds): read once before a frame's first call and once
-    /// after each call. Nil: `PluginClock.now` (tests inject one).
+    /// after each call. Nil: `TimeLimit.now` (tests inject one).
     @exclusivity(unchecked) var clock: (() -> Double)? {
         didSet { for plugin in plugins { plugin.clock = clock } }
     }
-    /// `PluginClock.resolution`, kept here: read for every frame.
-    private let clockTick = PluginClock.resolution
+    /// `TimeLimit.resolution`, kept here: read for every frame.
+    private let clockTick = TimeLimit.resolution
     /// Where the plugin that hung the daemon is recorded; such a plugin is not loaded again
     /// until its file changes.
     public var hangRecord: HangRecord?
@@ -161,7 +162,6 @@ public final class PluginHost: LiveTarget {
     func add(name: String, path: String, loading: Bool = true) -> Plugin {
         let plugin = Plugin(name: name, path: path, options: options, policy: policy, router: router, limits: defaults)
         plugin.pipeline.pointers = pointers
-        plugin.pipeline.tracksPointers = false
         plugin.clock = clock
         plugin.pipeline.screenSource = screenSource
         plugin.pipeline.inputTimeNow = { [unowned self] in now }
@@ -292,7 +292,7 @@ public final class PluginHost: LiveTarget {
         var earliest: Double?
         var i = 0
         while i < reached.count {
-            if let due = reached[i]._withUnsafeGuaranteedRef({ $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
+            if let due = reached[i].with({ $0.nextDueTime }), due < earliest ?? .infinity { earliest = due }
             i += 1
         }
         return earliest
@@ -313,20 +313,20 @@ public final class PluginHost: LiveTarget {
     }
 
     /// One call into each plugin, in name order, each publishing its plugin and limit to the
-    /// watchdog (whose watch goes on from frame to frame, `PluginWatchdog.enterCall`): the clock
-    /// (`PluginClock`, no system call) is read once before the first call and once after each,
+    /// watchdog (whose watch goes on from frame to frame, `Watchdog.enterCall`): the clock
+    /// (`TimeLimit`, no system call) is read once before the first call and once after each,
     /// that read being both the end of one call (its CPU time) and the start of the next (its
     /// time limit counts from there, so a slow plugin never uses up the next one's time).
     @inline(__always)
     private func eachPlugin(_ call: (Plugin, Double) -> Double) {
         // Without a time limit nor CPU time to count (`run`'s policy) the clock has no use.
-        var start = !policy.accountsTime && shortestTimeout == 0 ? 0 : clock?() ?? PluginClock.now(tick: clockTick)
+        var start = !policy.accountsTime && shortestTimeout == 0 ? 0 : clock?() ?? TimeLimit.now(tick: clockTick)
         // No call adds or removes a plugin (files change between frames); by index, so the
         // array is not retained for the loop. A failed write stops the host: no plugin is
         // called after it (`outputFailed`).
         var i = 0
         while i < reached.count, stopReason == nil {
-            start = reached[i]._withUnsafeGuaranteedRef { call($0, start) }
+            start = reached[i].with { call($0, start) }
             i += 1
         }
     }

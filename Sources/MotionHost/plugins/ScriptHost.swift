@@ -17,7 +17,7 @@ extension PluginHost {
                               policy: .run(output))
         host.tracksPointers = false
         let script = host.add(name: FileWatcherNames.base(options.scriptPath), path: options.scriptPath, loading: false)
-        if limitsEachCall { script.runWatchdog = options.watchdog }
+        if limitsEachCall { host.watchdog = options.watchdog }
         // A new version starts at the input time the run's live wiring gives it (`--watch` on a
         // device); a replay starts each version at 0, not where the host's last frame was.
         script.pipeline.inputTimeNow = nil
@@ -29,14 +29,13 @@ extension PluginHost {
 
     /// `run`'s script: loads it, throwing what stops it from loading (as `run` ends with it). A
     /// script that is a pipe or FIFO is read here, as `run` reads it; the load is under the
-    /// run's watchdog when each call has a time limit.
+    /// run's watchdog when each call has a time limit (`Plugin.load`).
     public func loadScript() throws {
         guard let script else { return }
         script.clock = clock
         script.pipeline.screenSource = screenSource
         script.pipeline.scriptText = try Runner.scriptTextIfStream(script.path)
-        let load = { script.load(at: 0, defaults: self.defaults) }
-        if let failure = script.runWatchdog.map({ $0.bounding(load) }) ?? load() { throw failure }
+        if let failure = script.load(at: 0, defaults: defaults) { throw failure }
     }
 
     /// `run --watch`: loads the script's current version; one that does not load leaves the
@@ -78,8 +77,8 @@ extension PluginHost {
     public func limitEachCall() {
         guard let script else { return }
         script.limits.timeout = options.timeout
-        script.runWatchdog = options.watchdog
         noteLimits()
+        watchdog = options.watchdog
     }
 
     /// `run` over a file: the time limit from the run's start bounds the whole run (its setup,

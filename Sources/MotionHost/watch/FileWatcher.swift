@@ -168,16 +168,18 @@ public final class FileWatcher {
         return !carried.isEmpty
     }
 
-    /// Blocks until a watched file changes (then waits for `debounce` seconds of quiet), `stop()`
-    /// is called, or `timeout` seconds pass (nil: no limit).
-    public func wait(debounce: Double = 0.075, timeout: Double? = nil) -> Wait {
+    /// Blocks until a watched file changes (then waits out the quiet time, `debounce` seconds:
+    /// `QuietTime`), `stop()` is called, or `timeout` seconds pass (nil: no limit).
+    public func wait(debounce: Double = QuietTime.standard, timeout: Double? = nil) -> Wait {
         let deadline = timeout.map { Clock.monotonic() + $0 }
-        var changed = carried
+        var burst = QuietTime(seconds: debounce)
+        burst.note(carried, now: Clock.monotonic())
         carried = []
         while true {
-            let remaining = deadline.map { max(0, $0 - Clock.monotonic()) }
-            // Once something changed, only a quiet period is awaited.
-            let limit = changed.isEmpty ? remaining : min(debounce, remaining ?? debounce)
+            let now = Clock.monotonic()
+            let remaining = deadline.map { max(0, $0 - now) }
+            // Once something changed, only its quiet time is awaited.
+            let limit = burst.dueIn(now: now).map { min($0, remaining ?? $0) } ?? remaining
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
             let ms = limit.map { Int32(($0 * 1000).rounded(.up)) } ?? -1
@@ -191,11 +193,11 @@ public final class FileWatcher {
                 return .stopped
             }
             if ready == 0 {
-                if !changed.isEmpty { return .changed(changed.sorted()) }
+                if burst.hasPending { return .changed(burst.pending.sorted()) }
                 if remaining != nil { return .timedOut }
                 continue
             }
-            changed.formUnion(readEvents())
+            burst.note(readEvents(), now: Clock.monotonic())
         }
     }
 

@@ -8,16 +8,16 @@ import MotionLua
 /// the values of the old version's `keep` properties (live input; with an events file, replayed
 /// from the start, each version starts from its own initial values). Only when that succeeds is the old
 /// runtime closed (which unsubscribes and releases everything it held) and the new one
-/// swapped in; otherwise the old one keeps running untouched. `handle(frame)` always feeds the
-/// current runtime, so a live frame source can keep reading across a reload: each frame goes
-/// to exactly one version, none is lost or fed twice.
-public final class ReloadingPipeline: LiveTarget {
+/// swapped in; otherwise the old one keeps running untouched. Its host (`Plugin`) feeds frames to
+/// `runtime`, the current version, so a live frame source can keep reading across a reload:
+/// each frame goes to exactly one version, none is lost or fed twice.
+public final class ReloadingPipeline {
     /// The run's options; a host may change the limits between loads (a plugin's header).
     public var options: RunOptions
     public let output: MotionOutput
-    // `runtime`, `failure` and the pointers are read for every frame, by a host feeding many
-    // pipelines too (the daemon): used on the host's thread only and never passed inout, they
-    // skip Swift's dynamic exclusivity check (about 75 instructions an access).
+    // `runtime` and `failure` are read for every frame, by a host feeding many pipelines (the
+    // daemon): used on the host's thread only and never passed inout, they skip Swift's dynamic
+    // exclusivity check (about 75 instructions an access).
     /// The version running now (nil until a first version loaded).
     @exclusivity(unchecked) public private(set) var runtime: LuaRuntime?
     /// The error that stopped the current version while handling a frame; frames are then
@@ -42,10 +42,9 @@ public final class ReloadingPipeline: LiveTarget {
     /// The input time the current version started at: 0, or the reload time on live input.
     public private(set) var startTime = 0.0
     /// Live pointers down now, at their latest position: a new version receives them as
-    /// `down`, so a drag in progress at a reload goes on. A host feeding several pipelines the
-    /// same frames shares one, tracks each frame into it once and sets `tracksPointers` false.
-    @exclusivity(unchecked) public var pointers = PointersDown()
-    @exclusivity(unchecked) public var tracksPointers = true
+    /// `down`, so a drag in progress at a reload goes on. The host's, which tracks each frame
+    /// into it once for all its plugins (`PluginHost.tracksPointers`).
+    var pointers = PointersDown()
     /// Called when a new version has loaded, before its setup's output is written, so a
     /// boundary marked here comes before every line of the new version.
     public var willSwap: (() -> Void)?
@@ -166,28 +165,6 @@ public final class ReloadingPipeline: LiveTarget {
         return .success(candidate)
     }
 
-    /// Feeds one frame to the current version. Throws the error that stops it (once; later
-    /// frames are dropped until the next successful reload).
-    public func handle(_ frame: Frame) throws {
-        if tracksPointers { pointers.track(frame) }
-        guard let runtime, failure == nil else { return }
-        do {
-            try runtime.handle(frame)
-        } catch let error as ScriptError {
-            failure = error
-            throw error
-        }
-    }
-
-    /// Notes which pointers are down, without feeding the frame to the script (a paused host),
-    /// so the next version (or the next frame after a pause) receives them.
-    public func track(_ frame: Frame) {
-        pointers.track(frame)
-    }
-
-    /// Live input: what the current version has waiting on time (nil once it failed).
-    public var nextDueTime: Double? { failure == nil ? runtime?.nextDueTime : nil }
-
     /// Live input: time passed without a frame; the current version runs what fell due.
     public func advance(to t: Double) throws {
         guard let runtime, failure == nil else { return }
@@ -204,22 +181,6 @@ public final class ReloadingPipeline: LiveTarget {
         guard let runtime, failure == nil else { return }
         do {
             try runtime.finish()
-        } catch let error as ScriptError {
-            failure = error
-            throw error
-        }
-    }
-
-    /// Replays an event file from its start through the current version, with the run's time
-    /// limit counted from now. Script errors are thrown (and recorded in `failure`).
-    public func replay(_ source: FrameSource, shouldStop: (() -> Bool)? = nil) throws {
-        guard let runtime, failure == nil else { return }
-        runtime.setTimeout(options.timeout)
-        defer { runtime.setTimeout(0) }
-        do {
-            try Runner.feed(source, to: runtime, timeout: options.timeout,
-                            deadline: options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity,
-                            shouldStop: shouldStop)
         } catch let error as ScriptError {
             failure = error
             throw error

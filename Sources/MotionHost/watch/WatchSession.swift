@@ -6,17 +6,17 @@ import MotionLua
 
 /// Options of `run --watch` beyond the run's own.
 public struct WatchOptions {
-    /// Seconds without another write before a change is acted on: one reload per save, even
-    /// when an editor writes, renames and touches the file in a burst.
+    /// Seconds without another write before a change is acted on (`QuietTime`).
     public var debounce: Double
     /// Stop after this many reload attempts, failed ones included (nil: until stopped). For tests.
     public var maxReloads: Int?
+    /// Monotonic seconds, what live input's quiet time is measured on (tests inject one).
+    public var clock: () -> Double
 
-    public static let defaultDebounce = 0.075
-
-    public init(debounce: Double = WatchOptions.defaultDebounce, maxReloads: Int? = nil) {
+    public init(debounce: Double = QuietTime.standard, maxReloads: Int? = nil, clock: @escaping () -> Double = Clock.monotonic) {
         self.debounce = debounce
         self.maxReloads = maxReloads
+        self.clock = clock
     }
 }
 
@@ -121,17 +121,11 @@ public final class WatchSession {
         return try loop.run(OneScript(host, live: true))
     }
 
-    /// A change of the script or a module: waits out the burst (one reload per save; frames
-    /// arriving meanwhile wait in the kernel, so the next frame goes to the new version), then
-    /// loads the new version. (`ScriptReloads` calls it between live steps.)
-    func reloadAfterQuiet(stopping device: LiveFrameSource) -> Bool {
-        if case .stopped = watcher.wait(debounce: watchOptions.debounce, timeout: watchOptions.debounce) {
-            device.stop()
-            return false
-        }
+    /// A change of the script or a module, its quiet time over: loads the new version between
+    /// live steps (`ScriptReloads`).
+    func reload() {
         _ = load()
         watcher.setFiles(pipeline.watchedFiles)
-        return true
     }
 
     /// A new recording saved over the events file replays too.

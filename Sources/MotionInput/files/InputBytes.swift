@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionDiagnostics
 
 /// The bytes of an event file, opened once: a regular file, a pipe (`/dev/stdin`), a FIFO or a
 /// character device. Format detection peeks at a prefix that stays buffered and is handed to the
@@ -22,7 +23,7 @@ final class InputBytes {
     /// Total bytes handed out by `read`: the byte offset of the next one.
     private(set) var offset = 0
     /// Where the waiting notice goes (stderr; tests replace it).
-    var notice: (String) -> Void = { message in fputs("motionscript: \(message)\n", stderr) }
+    var notice: (String) -> Void = { message in StandardError.write("motionscript: \(message)\n") }
 
     init(path: String) throws {
         self.path = path

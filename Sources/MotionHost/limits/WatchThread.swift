@@ -5,14 +5,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// The one watch thread of the time limits, in two configurations:
-/// - **a stretch** (`init(grace:lastResort:)`, `arm(at:limiter:)`): `run`'s `Watchdog`. One limit
-///   bounds a stretch of work (a whole file run; one load, replay or call of a live script); at
-///   it the thread stops the stretch's state (`LuaStateLimiter`), `grace` seconds later the process.
-/// - **calls** (`init(grace:calls:)`, `watchCalls`, `armCalls`): the daemon's `PluginWatchdog`. A
-///   stretch of calls, each with a limit of its own, which the host's thread publishes in one
-///   word (`Calls.current`) so that a call takes no lock; at the running call's limit the thread
-///   stops that call's state, `grace` seconds later the process.
+/// The one watch thread of the time limits (`Watchdog`'s, in both its configurations). It
+/// watches calls, each with a limit of its own, which the host's thread publishes in one word
+/// (`Calls.current`, `WatchBoard`) so that a call takes no lock; a stretch of work bounded as a
+/// whole (a file run, a load, a replay) is one such call. At the running call's limit the thread
+/// stops that call's state, `grace` seconds later the process.
 ///
 /// The thread and what it shares with it are behind one mutex; it sleeps on a timer of the
 /// monotonic clock. Invariants (each relied on below):
@@ -24,15 +21,15 @@ import Glibc
 /// - While `watching` is true the thread looks at least every `step` seconds. The host publishes
 ///   a call and then reads `watching`; the thread clears `watching` and then reads the call; both
 ///   sequentially consistent, so one of them sees the other: no published call goes unwatched.
-/// - A state is stopped once per limit (`expiredCall`; `limiter` cleared once used).
+/// - A state is stopped once per limit (`expiredCall`).
 /// - SIGINT and SIGTERM are blocked on the thread: they reach the thread that runs Lua, which
 ///   can act on them.
 public final class WatchThread: @unchecked Sendable {
-    /// A stretch made of calls with limits of their own (the daemon's frame: one call per
-    /// plugin, `PluginWatchdog`): the host publishes the call running now where `current`
-    /// reads it, so a call costs the host no lock; at the stretch's limit the thread asks
-    /// which call runs, and waits for that call's own limit. A call is named by a word the
-    /// publisher chose (the same word for the same call).
+    /// Calls with limits of their own (the daemon's frame: one call per plugin; a stretch of
+    /// `run`: one call): the host publishes the call running now where `current` reads it, so
+    /// a call costs the host no lock; at the first look the thread asks which call runs, and
+    /// waits for that call's own limit. A call is named by a word the publisher chose (the same
+    /// word for the same call).
     public struct Calls: Sendable {
         /// The call running now: its limit and its word (nil: none, the host is between calls).
         /// Read sequentially consistent: see `watchCalls`.
@@ -58,16 +55,15 @@ public final class WatchThread: @unchecked Sendable {
     private let timer: Int32
     private var thread = pthread_t()
     private let grace: Double
-    private let lastResort: @Sendable () -> Void
-    private let calls: Calls?
+    private let calls: Calls
     // Guarded by `mutex`.
     /// Armed with `armCalls`: the calls published decide, at most `step` seconds apart.
     private var armedCalls = false
     private var step = 0.0
     /// The last call stopped (its word), so it is stopped once.
     private var expiredCall: UInt64?
+    /// The next look (infinity: none armed).
     private var limitAt = Double.infinity
-    private var limiter: LuaStateLimiter?
     private var ended = false
     /// When the thread will look next (its timer; infinity: not set). Arming for later than
     /// that, and disarming, change nothing: a daemon arms and disarms around every frame,
@@ -99,18 +95,9 @@ public final class WatchThread: @unchecked Sendable {
     /// an idle host must see nil (`quiesce`).
     public var nextLook: Double? { locked { waitingUntil.isFinite ? waitingUntil : nil } }
 
-    public convenience init(grace: Double, lastResort: @escaping @Sendable () -> Void) {
-        self.init(grace: grace, lastResort: lastResort, calls: nil)
-    }
-
-    /// A thread for stretches of calls (`armCalls`), whose `calls` say what runs.
-    public convenience init(grace: Double, calls: Calls) {
-        self.init(grace: grace, lastResort: {}, calls: calls)
-    }
-
-    private init(grace: Double, lastResort: @escaping @Sendable () -> Void, calls: Calls?) {
+    /// A thread for calls (`armCalls`, `watchCalls`), whose `calls` say what runs.
+    public init(grace: Double, calls: Calls) {
         self.grace = grace
-        self.lastResort = lastResort
         self.calls = calls
         pthread_mutex_init(mutex, nil)
         timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC))
@@ -139,23 +126,13 @@ public final class WatchThread: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func arm(at limit: Double, limiter: LuaStateLimiter?) {
-        locked {
-            limitAt = limit
-            self.limiter = limiter
-            armedCalls = false
-            lookNoLaterThan(limit)
-        }
-    }
-
-    /// Starts a stretch of calls (needs `calls`), none of which ends before `limit`; each
+    /// Starts a stretch of calls, none of which ends before `limit`; each
     /// call's own limit is `step` seconds or more after it starts. The thread looks at
     /// `limit`, then at least every `step` seconds while the stretch goes on.
     public func armCalls(at limit: Double, step: Double) {
         locked {
             limitAt = limit
-            limiter = nil
-            armedCalls = calls != nil
+            armedCalls = true
             self.step = step
             watching.store(armedCalls, ordering: .sequentiallyConsistent)
             lookNoLaterThan(limit)
@@ -174,21 +151,20 @@ public final class WatchThread: @unchecked Sendable {
     public func disarm() {
         locked {
             limitAt = .infinity
-            limiter = nil
             armedCalls = false
             watching.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
-    /// The host is about to wait for input with nothing armed: the thread's pending look
-    /// (at the last stretch's limit), which would find nothing to do, is cancelled, so
-    /// nothing wakes while the host waits. One system call when a look is pending (none
-    /// otherwise); the next arm sets the timer again. Armed, it changes nothing.
+    /// The host is about to wait for input with no call running: the thread's pending look
+    /// (at the last call's limit), which would find nothing to do, is cancelled, so nothing
+    /// wakes while the host waits. One system call when a look is pending (none otherwise); the
+    /// next arm sets the timer again. With a call published (a stretch armed), it changes nothing.
     public func quiesce() {
         locked {
-            // Stretches of calls stay armed between calls (`watchCalls`): none runs while the
-            // host waits, and the next call arms them again.
-            if armedCalls {
+            // The watch stays armed between calls (`watchCalls`): none runs while the host
+            // waits, and the next call arms it again.
+            if armedCalls, calls.current() == nil {
                 armedCalls = false
                 limitAt = .infinity
                 watching.store(false, ordering: .sequentiallyConsistent)
@@ -266,7 +242,7 @@ public final class WatchThread: @unchecked Sendable {
         kernelThreadID = gettid()
         while !ended {
             let now = Clock.monotonic()
-            if armedCalls, now >= limitAt, let calls {
+            if armedCalls, now >= limitAt {
                 // The call running now decides: its own limit, and its own grace.
                 var wakeAt = now + step
                 if let (limit, call) = calls.current() {
@@ -296,19 +272,8 @@ public final class WatchThread: @unchecked Sendable {
                 sleep(until: wakeAt)
                 continue
             }
-            if now >= limitAt + grace {
-                lastResort()  // ends the process; were it to return, the stretch is over
-                limitAt = .infinity
-                limiter = nil
-                continue
-            } else if now >= limitAt, let limiter {
-                // The hook stops the state once it runs Lua code again.
-                limiter.expire()
-                self.limiter = nil
-                continue
-            }
-            // Nothing armed: asleep until an arm sets the timer.
-            sleep(until: now >= limitAt ? limitAt + grace : limitAt)
+            // Nothing armed (or not due yet): asleep until an arm sets the timer.
+            sleep(until: limitAt)
         }
     }
 }

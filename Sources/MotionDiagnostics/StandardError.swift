@@ -3,8 +3,10 @@ import Glibc
 #endif
 import Synchronization
 
-/// Diagnostics on descriptor 2, written with write(2): no C stream (a shared global) involved,
-/// so any thread may call it, a watchdog about to end the process included.
+/// The one way diagnostics reach stderr, in every module and command: descriptor 2, written
+/// with write(2) — no C stream (a shared global) involved, so any thread may call it, a watchdog
+/// about to end the process included — or, in the daemon, its diversion, which then applies to
+/// everything written here.
 ///
 /// A host that must never stall on its stderr (the live daemon: a pipe nobody reads fills
 /// after 64 KiB, and then every write(2) would block every plugin) diverts it (`divert`) to a
@@ -41,14 +43,20 @@ public enum StandardError {
             return
         }
         pthread_detach(thread)
-        let deadline = Clock.monotonic() + seconds
-        while !last.done.load(ordering: .acquiring) && Clock.monotonic() < deadline { usleep(1000) }
+        let deadline = monotonic() + seconds
+        while !last.done.load(ordering: .acquiring) && monotonic() < deadline { usleep(1000) }
     }
 
     private final class LastLine: Sendable {
         let message: String
         let done = Atomic<Bool>(false)
         init(message: String) { self.message = message }
+    }
+
+    private static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
     static func direct(_ text: String) {
