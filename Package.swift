@@ -68,8 +68,9 @@ let package = Package(
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),
         // The proxy's uinput clone of a device (`--proxy` on live input): the I/O MotionProxy leaves out.
         .target(name: "MotionClone", dependencies: ["MotionProxy", "MotionInput", "CLinux"]),
-        // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
+        // The process's one stderr path (the daemon's diversion applies to every line): no dependencies.
         .target(name: "MotionDiagnostics"),
+        // What scripts do to the desktop: exec, the uinput keyboard and mouse, key names.
         .target(name: "MotionActions", dependencies: ["CLinux", "MotionDiagnostics"]),
         // Lua host and the `motion` module.
         .target(name: "MotionLua", dependencies: ["MotionDiagnostics", "CLua", "CLuaShim", "MotionJSON", "MotionStreams", "MotionGestures", "MotionActions"],
