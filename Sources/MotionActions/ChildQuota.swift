@@ -12,13 +12,13 @@ public final class ChildQuota: @unchecked Sendable {
     /// Where a failed end of one of these children is said (`exec […]: exited with status N`),
     /// on the reaper's thread: a plugin's log (`ctl logs`, tagged with its name) through its
     /// host's loop. Nil: the launcher's report (stderr, as `motionscript: exec …`).
-    public let ended: (@Sendable (String) -> Void)?
+    public let ended: EndReport?
     private let lock = NSLock()
     private var count = 0
 
     public init(limit: Int = ChildQuota.maxPerPlugin, ended: (@Sendable (String) -> Void)? = nil) {
         self.limit = limit
-        self.ended = ended
+        self.ended = ended.map(EndReport.init)
     }
 
     /// Children running now.
@@ -42,4 +42,11 @@ public final class ChildQuota: @unchecked Sendable {
 /// Why `motion.exec` did not start a command: a limit was reached.
 public struct LaunchRefusal: Error, CustomStringConvertible {
     public let description: String
+}
+
+/// Where a child's failed end is said, held by reference: the launcher reads `say` as stored,
+/// never unwrapping an optional closure per launch (which makes a thunk each time).
+public final class EndReport: Sendable {
+    public let say: @Sendable (String) -> Void
+    init(_ say: @escaping @Sendable (String) -> Void) { self.say = say }
 }

@@ -24,10 +24,19 @@ import MotionHost
     static let rounds = 3
 
     /// Launches `count` commands and waits until the reaper has reaped them all.
-    private func launchAndReap(_ count: Int) throws {
+    /// `tagged`: each command is a plugin's, its end said through the plugin's `ChildQuota.ended`
+    /// (the daemon's path), else the launcher's own report (`run`'s).
+    private func launchAndReap(_ count: Int, tagged: Bool = false) throws {
         let launcher = ProcessLauncher(report: { _ in })
+        let quota = tagged ? ChildQuota(limit: 100_000, ended: { _ in }) : nil
         let target = ChildReaper.shared.reaped + count
-        for _ in 0..<count { _ = try #require(launcher.launch(["true"])) }
+        for _ in 0..<count {
+            if let quota {
+                _ = try #require(try launcher.launch(LaunchCommand(["true"]), quota: quota, startFailure: { _ in }))
+            } else {
+                _ = try #require(launcher.launch(["true"]))
+            }
+        }
         for _ in 0..<3000 where ChildReaper.shared.reaped < target { usleep(2_000) }  // a hang guard
         #expect(ChildReaper.shared.reaped >= target)
     }
@@ -40,9 +49,10 @@ import MotionHost
             return
         }
         var measured: [(heap: Int, fds: Int)] = []
-        for _ in 0..<Self.rounds {
+        for round in 0..<Self.rounds {
             let heap = ProcessResources.heapInUse, fds = ProcessResources.openFileDescriptors
-            try launchAndReap(1000)
+            // Every other round through a plugin's quota (a closure made per launch showed here).
+            try launchAndReap(1000, tagged: round % 2 == 1)
             measured.append((ProcessResources.heapInUse - heap, ProcessResources.openFileDescriptors - fds))
         }
         print("command leak check: heap growth per 1000 commands \(measured.map(\.heap)) bytes, descriptors \(measured.map(\.fds))")
