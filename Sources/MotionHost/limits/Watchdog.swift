@@ -1,3 +1,4 @@
+import MotionStreams
 import Foundation
 import MotionLua
 import Synchronization
@@ -35,6 +36,9 @@ public final class Watchdog: Sendable {
     public let grace: Double
     /// Nil: `run` without a time limit (nothing is watched).
     private let thread: WatchThread?
+    /// `thread`, held by it: each call arms the watch without a retain and a release of the
+    /// thread (binding the optional `thread` per call cost both, per plugin per frame).
+    nonisolated(unsafe) private let threadRef: Unretained<WatchThread>?
     private let board: WatchBoard
     /// `run`'s stretches (`arm(stopping:)`): a slot of their own.
     private let stretchSlot: Int
@@ -71,8 +75,8 @@ public final class Watchdog: Sendable {
         let board = WatchBoard()
         self.board = board
         stretchSlot = board.add()
-        guard watches || timeout > 0 else { thread = nil; return }
-        thread = WatchThread(grace: grace, calls: WatchThread.Calls(
+        guard watches || timeout > 0 else { thread = nil; threadRef = nil; return }
+        let thread = WatchThread(grace: grace, calls: WatchThread.Calls(
             current: {
                 let word = board.current.load(ordering: .sequentiallyConsistent)
                 return word == WatchBoard.none ? nil : (WatchBoard.unpack(word).limit, word)
@@ -82,6 +86,8 @@ public final class Watchdog: Sendable {
                 if stoppable { board.entry(slot)?.limiter?.expire() }
             },
             lastResort: { word in lastResort(board.entry(WatchBoard.unpack(word).slot) ?? WatchBoard.Entry()) }))
+        self.thread = thread
+        threadRef = Unretained(thread)
     }
 
     deinit { thread?.end() }
@@ -149,10 +155,10 @@ public final class Watchdog: Sendable {
     @inline(__always)
     func enterCall(_ slot: Int, start: Double, limit: Double) {
         enter(slot, limit: limit)
-        guard let thread else { return }
+        guard let threadRef else { return }
         let shortest = Double(bitPattern: shortestBits.load(ordering: .relaxed))
         let step = shortest > 0 ? min(shortest, limit - start) : limit - start
-        thread.watchCalls(firstLookAt: start + step, step: step)
+        threadRef.with { $0.watchCalls(firstLookAt: start + step, step: step) }
     }
 
     /// A call into the plugin in `slot` runs until `limit` (monotonic seconds). `stoppable`
