@@ -128,6 +128,15 @@ def stamps(path):
 
 
 threading.Thread(target=stamps, args=(clones()[0],), daemon=True).start()
+# One touch first, not compared: in this VM (QEMU without KVM in CI) the first touch after the
+# start runs code QEMU has not translated yet, tens of milliseconds per new path (docs/
+# performance.md, "The first frames"), and libinput reads a finger that far from its first move
+# as a hold (GESTURE_HOLD_BEGIN/END before the motion: seen once in CI). What is compared is the
+# clone's steady behaviour; what libinput made of that first touch is printed.
+start = len(li.lines)
+motion(pad)
+time.sleep(1.5)
+print(f"the first touch on the clone (not compared): {li.kinds(start)}")
 on_clone = play(pad, li)
 nudge = reports[-5:] or [(0, 0)]
 print("the clone's last 5 frames (ms after the first; kernel stamp, read):",
