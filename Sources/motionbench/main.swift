@@ -7,7 +7,7 @@
 import Glibc
 #endif
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionLua
 import MotionProxy
@@ -169,7 +169,7 @@ if arguments.count > 1, arguments[1] == "pinch" {
 /// `motionbench decode FILE`: reads an event file to the end (decoder cost alone).
 if arguments.count > 2, arguments[1] == "decode" {
     do {
-        let source = try Runner.openEvents(path: arguments[2])
+        let source = try Replay.openEvents(path: arguments[2])
         var frames = 0, events = 0
         let start = now()
         while let frame = try source.nextFrame() {

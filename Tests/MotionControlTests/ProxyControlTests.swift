@@ -2,7 +2,7 @@ import Foundation
 import MotionControl
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionProxy
 import MotionScenarios

@@ -1,6 +1,6 @@
 import MotionClone
 import MotionControl
-import MotionHost
+import MotionPluginHost
 import MotionJSON
 import MotionProxy
 
