@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc

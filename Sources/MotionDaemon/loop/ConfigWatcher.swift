@@ -1,4 +1,4 @@
-import MotionHost
+import MotionPluginHost
 
 /// Watches the config folder (every file at its top: new plugins appear there) and the modules
 /// the plugins required. Never blocks: its descriptor is registered with the input's event loop

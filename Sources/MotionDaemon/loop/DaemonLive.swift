@@ -2,9 +2,8 @@
 import Glibc
 #endif
 import MotionControl
-import MotionDesktop
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 
 /// `motionscript daemon` on live input, wired as `run --device` is (`LiveInput`: the devices,

@@ -1,5 +1,5 @@
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 
 /// The emergency stop's touch gesture: five fingers held still for 3 s — nothing anyone does by
 /// accident. It fires at the first frame once they have been down and still that long (a still
