@@ -1,8 +1,7 @@
-import MotionPluginHost
 import MotionGestures
 import MotionLua
 
-/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Runner.replay`): each
+/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Replay.feed`; MotionRun drives it): each
 /// call goes through the host as the daemon's do, and the error that stopped the script
 /// (`HostPolicy.Failure.endsRun`) is thrown after the call that met it, ending the run with it
 /// as `run` always has. On live input a stop requested while waiting (Ctrl-C) lets the last
