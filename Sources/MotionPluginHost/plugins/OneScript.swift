@@ -57,3 +57,12 @@ public final class OneScript: ReplayTarget {
     public var scriptPath: String { script.path }
     public func note(_ line: String) { script.pipeline.output.log(line) }
 }
+
+extension LiveLoop {
+    /// `run --device`'s loop (and `run --watch --device`'s), specialized here beside the host it
+    /// feeds: each frame's calls into the host (its due time, the frame, the error it kept) are
+    /// inlined as within one module, where from `run`'s module (MotionRun) they would be calls.
+    public func runScript(_ chain: FrameChain<OneScript>) throws -> String {
+        try run(chain)
+    }
+}
