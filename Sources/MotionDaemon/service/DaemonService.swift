@@ -6,6 +6,7 @@ import MotionControl
 import MotionHost
 import MotionInput
 import MotionDiagnostics
+import MotionStreams
 
 /// What turns `motionscript daemon` into a service: the control socket (served from the input's
 /// one wait), systemd's notify protocol, journal priorities on stderr, SIGHUP and SIGUSR1, the
@@ -28,17 +29,14 @@ public final class DaemonService: ControlTarget {
     private let started = Clock.monotonic()
     private var stopping = false
     /// The emergency-stop gesture, fed every frame (`host.onFrame`).
-    private let emergency = EmergencyWatch()
+    private let emergency = HostThreadState(EmergencyGesture())
     /// The live proxy (`--proxy`): its devices in `ctl status`, and pause hands the desktop
     /// its pads through it (every frame passed, nothing ungrabbed mid-touch).
     public weak var proxy: ProxyControl?
 
-    /// The gesture where the frame observer reaches it without the service: every frame costs
-    /// neither a weak reference's load nor an exclusivity check (the service is taken only
-    /// when the gesture fires). Used on the host's thread only.
-    final class EmergencyWatch {
-        @exclusivity(unchecked) var gesture = EmergencyGesture()
-    }
+    // The frame observer holds the gesture itself, not the service: a frame loads no weak
+    // reference (the service is taken only when the gesture fires). On the host's thread only,
+    // the gesture calling out to nothing while it observes (`HostThreadState`).
 
     /// Takes the socket: throws `ControlSocketBusy` (a real failure: exit 1) when another daemon
     /// holds it; a socket that cannot be made is a warning, and the daemon runs without it.
@@ -61,7 +59,7 @@ public final class DaemonService: ControlTarget {
             StandardError.line(JournalStream.format(line, priority: LogPriority.of(line), journal: journal))
         }
         host.onFrame = { [emergency, weak self] frame in
-            guard emergency.gesture.observe(frame), let self else { return }
+            guard emergency.value.observe(frame), let self else { return }
             self.host.router.diagnostic(nil, "emergency-stop gesture (five fingers held still for 3 s)")
             if self.host.isPaused { self.controlResume() } else { self.controlPause() }
         }
