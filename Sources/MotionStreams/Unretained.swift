@@ -6,8 +6,8 @@
 /// elsewhere keeps its object alive** — the owner named where the `Unretained` is stored (an
 /// array of the same objects, a property set together with it), which is not cleared while a
 /// call through it runs. Each use site names that owner; nothing else about it is unsafe.
-/// (A retain and a release are some 10–40 instructions each, atomic; a daemon frame reaches
-/// every plugin, every recognizer of each and the watchdog.)
+/// (A retain and a release are atomic read-modify-writes of a shared count; a daemon frame
+/// reaches every plugin, every recognizer of each and the watchdog.)
 /// A list of them is a plain array (`[Unretained<T>]`, beside the owning array of the same
 /// objects): walked by index on the class that holds it, it is read in place, where a wrapper
 /// struct around the array was copied, with a retain and a release of its buffer, per use.

@@ -36,8 +36,8 @@ public final class Watchdog: Sendable {
     public let grace: Double
     /// Nil: `run` without a time limit (nothing is watched).
     private let thread: WatchThread?
-    /// `thread`, held by it: each call arms the watch without a retain and a release of the
-    /// thread (binding the optional `thread` per call cost both, per plugin per frame).
+    /// `thread`, held by it (`Unretained`'s owner, for the watchdog's life): each call into a
+    /// plugin arms the watch without a retain and a release of the thread.
     nonisolated(unsafe) private let threadRef: Unretained<WatchThread>?
     private let board: WatchBoard
     /// `run`'s stretches (`arm(stopping:)`): a slot of their own.
