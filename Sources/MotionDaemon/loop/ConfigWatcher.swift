@@ -1,4 +1,4 @@
-import MotionHost
+import MotionPluginHost
 import MotionStreams
 
 /// Watches the config folder (every file at its top: new plugins appear there) and the modules
