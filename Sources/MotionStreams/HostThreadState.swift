@@ -15,6 +15,7 @@
 public final class HostThreadState<State> {
     @exclusivity(unchecked) public var value: State
 
+    /// Holds `value` for its owner, which keeps to the invariant above.
     @inlinable
     public init(_ value: State) {
         self.value = value
