@@ -1,5 +1,4 @@
 import MotionPluginHost
-import MotionStreams
 
 /// Watches the config folder (every file at its top: new plugins appear there) and the modules
 /// the plugins required. Never blocks: `poll` reads what inotify has and hands a batch of

@@ -6,7 +6,6 @@ import MotionControl
 import MotionPluginHost
 import MotionInput
 import MotionDiagnostics
-import MotionStreams
 
 /// What turns `motionscript daemon` into a service: the control socket (served from the input's
 /// one wait), systemd's notify protocol, journal priorities on stderr, SIGHUP and SIGUSR1, the
