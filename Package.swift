@@ -3,8 +3,11 @@ import PackageDescription
 
 // The per-event path crosses module boundaries (streams ← gestures ← Lua; the generic core is
 // @inlinable so it specializes where used, under the flags of the target using it). Exclusivity
-// checks stay in debug builds, where the tests run. (-cross-module-optimization was faster but
-// left stale code in incremental builds.)
+// checks stay in debug builds, where the tests run: they check what the release build relies on,
+// that the per-frame state is used on the host's thread only and no access to it is held across a
+// call that may use it again (no `@exclusivity(unchecked)` per property; a module built with the
+// checks keeps such state in one holder, MotionDaemon's HostThreadState). (-cross-module-
+// optimization was faster but left stale code in incremental builds.)
 let hotPath: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
