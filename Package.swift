@@ -65,7 +65,7 @@ let package = Package(
         // Pointer model, elements, recognizers, gesture sources and operators.
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionDiagnostics", "MotionGestures", "MotionJSON", "CLinux"], swiftSettings: hotPath),
+        .target(name: "MotionInput", dependencies: ["MotionDiagnostics", "MotionGestures", "MotionStreams", "MotionJSON", "CLinux"], swiftSettings: hotPath),
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),

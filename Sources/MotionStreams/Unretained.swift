@@ -1,6 +1,7 @@
 /// The one audited way a per-frame path reaches an object without a retain and a release of it
 /// (`Unmanaged.passUnretained`, `_withUnsafeGuaranteedRef`): a dispatcher's recognizers, the
-/// plugin host's plugins, a plugin's running state, the watchdog a call publishes to.
+/// plugin host's plugins, a plugin's running state, the watchdog a call publishes to, a live
+/// device set's devices and queues, the live loop's output.
 ///
 /// Invariant, relied on by every use: **while an `Unretained` is used, a strong reference held
 /// elsewhere keeps its object alive** — the owner named where the `Unretained` is stored (an
