@@ -64,10 +64,10 @@ final class InputDrain: @unchecked Sendable {
     /// Set under `lock` when a drain took bytes; the host's thread clears it once every backlog
     /// is taken. Read by the host per `nextFrame` (it holds `lock` then).
     private(set) var hasBacklog = false
-    /// Drains that took bytes, and drains that found a backlog full (for tests and diagnostics).
+    /// Drains that took bytes: read by tests only (`HostStallTests`, `BusyHostTests`), the one
+    /// trace of the thread's work.
     private(set) var drains = 0
-    private(set) var fullBacklogs = 0
-    /// Stalls seen (for tests and diagnostics).
+    /// Stalls seen: read by tests only (`HostStallTests`).
     private(set) var stalls = 0
 
     /// Turns looks into verdicts (this thread's, or a test's calling `look(at:)`).
@@ -264,7 +264,6 @@ final class InputDrain: @unchecked Sendable {
             case .took: took = true
             case .full:
                 took = true
-                fullBacklogs += 1
                 full = true
             case .nothing: break
             }

@@ -1,6 +1,7 @@
 import MotionGestures
 import MotionInput
 import MotionLua
+import MotionStreams
 
 /// What a live loop feeds: the plugin host — `run`'s one script (`OneScript`, also under
 /// `--watch`) or the daemon's plugins.
@@ -159,8 +160,9 @@ public final class LiveLoop {
     @inlinable
     public func run<Target: LiveTarget>(_ target: Target) throws -> String {
         let afterStep = self.afterStep, output = self.output
-        // Held by `output` (used at the end): each step's flush without a retain and a release.
-        let flushed = output.map { Unmanaged.passUnretained($0) }
+        // Held by `output` (`Unretained`'s owner, used at the end): each step's flush without a
+        // retain and a release.
+        let flushed = output.map(Unretained.init)
         defer {
             try? afterStep?()
             output?.flush()
@@ -183,7 +185,7 @@ public final class LiveLoop {
                 return reason
             }
             try afterStep?()
-            flushed?._withUnsafeGuaranteedRef { $0.flush() }
+            flushed?.with { $0.flush() }
             try self.reloads?.poll()
         }
     }
