@@ -5,7 +5,8 @@ import MotionControl
 import MotionDaemon
 import MotionDesktop
 import MotionGestures
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
@@ -130,7 +131,7 @@ struct DaemonCommand: ParsableCommand {
             }
             if let events {
                 try openVirtualDevice()
-                let source = try Runner.openEvents(path: events, options: options.input)
+                let source = try Replay.openEvents(path: events, options: options.input)
                 let proxy = live.proxy ? { (host: PluginHost) in
                     try ProxyReplay(source: source, eventsPath: events, outputPath: live.proxyOutput,
                                     line: { router.value(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)

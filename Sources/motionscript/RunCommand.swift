@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import MotionActions
 import MotionDesktop
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 import MotionLua
 #if canImport(Glibc)

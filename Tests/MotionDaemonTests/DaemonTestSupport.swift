@@ -2,7 +2,7 @@ import Foundation
 import MotionActions
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 
 /// A config folder in a fresh temporary directory.
 final class TestConfig {

@@ -3,7 +3,7 @@ import Testing
 import MotionActions
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import MotionHost
+import MotionPluginHost
 
 /// Watches the config folder (every file at its top: new plugins appear there) and the modules
 /// the plugins required. Never blocks: `poll` reads what inotify has and hands a batch of

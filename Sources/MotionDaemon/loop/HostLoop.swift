@@ -1,6 +1,6 @@
 import MotionActions
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionLua
 
@@ -19,9 +19,9 @@ public enum HostLoop {
             // The plugins keep their errors; no time limit over the whole replay (each call
             // into a plugin has its own).
             if let proxy {
-                try Runner.replay(source, to: ProxiedTarget(host, proxy: try proxy(host)), timeout: 0)
+                try Replay.feed(source, to: ProxiedTarget(host, proxy: try proxy(host)), timeout: 0)
             } else {
-                try Runner.replay(source, to: host, timeout: 0)
+                try Replay.feed(source, to: host, timeout: 0)
             }
         } catch is ScriptError where Interruption.isRequested {
             // Stopped by a signal or a failed write: the host ends quietly, saying nothing more.

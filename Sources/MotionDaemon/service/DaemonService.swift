@@ -3,7 +3,7 @@ import Glibc
 #endif
 import MotionActions
 import MotionControl
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionDiagnostics
 
