@@ -96,6 +96,35 @@ import MotionScenarios
         }
     }
 
+    /// Every option README.md shows on a `motionscript COMMAND` (or `motionscript ctl WORD`) line
+    /// is one that command's --help lists: the README shows a few, all real.
+    @Test func theReadmesOptionsExist() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let ctlWords = Set(Self.subcommands(in: try runMotionscript(["ctl", "--help"]).stdout))
+        var helps: [[String]: Set<String>] = [:]
+        var checked = 0
+        for line in readme.split(separator: "\n") {
+            var rest = Substring(line)
+            while let start = rest.range(of: "motionscript ") {
+                // The command line up to a comment, the end of a code span or the next command.
+                var tail = rest[start.upperBound...]
+                if let end = tail.firstIndex(where: { $0 == "#" || $0 == "`" || $0 == "(" }) { tail = tail[..<end] }
+                rest = rest[start.upperBound...]
+                let words = tail.split(separator: " ").map(String.init)
+                guard let command = words.first, Self.commands.contains(command) || command == "ctl" else { continue }
+                var arguments = [command]
+                if command == "ctl", words.count > 1, ctlWords.contains(words[1]) { arguments.append(words[1]) }
+                let options = Self.options(in: words.dropFirst().joined(separator: " ")).subtracting(["--"])
+                guard !options.isEmpty else { continue }
+                if helps[arguments] == nil { helps[arguments] = try Self.helpOptions(arguments) }
+                let unknown = options.subtracting(helps[arguments]!)
+                #expect(unknown.isEmpty, "README.md: \(line): \(unknown.sorted()) not in `motionscript \(arguments.joined(separator: " ")) --help`")
+                checked += 1
+            }
+        }
+        #expect(checked >= 10, "README.md: only \(checked) command lines with options found")
+    }
+
     /// An option whose default the parser prints (`(default: 60.0)`) does not say it in words too.
     @Test func helpShowsEachDefaultOnceInEveryCommand() throws {
         let ctlWords = Self.subcommands(in: try runMotionscript(["ctl", "--help"]).stdout)
