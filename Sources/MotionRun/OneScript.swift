@@ -32,6 +32,9 @@ public final class OneScript: ReplayTarget {
         @inline(__always) get { host.nextDueTime }
     }
 
+    /// The run's watchdog (the host's, live) looks no more while input is awaited.
+    public func willWaitIdle() { host.willWaitIdle() }
+
     public func advance(to t: Double) throws {
         host.advance(to: t)
         if let failure = host.takeScriptFailure() { throw failure }

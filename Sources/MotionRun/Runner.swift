@@ -80,18 +80,14 @@ public enum Runner {
         try input.followFocus(app: options.app, provider: options.appProvider, diagnostics: diagnostics) { app in
             try script.setFocusedApp(app)
         }
-        loop.beforeIdleWait = { options.watchdog?.quiesce() }
         let lines = output as? JSONLinesOutput
         // The focus at connection leaves before the first wait, as the setup's lines do.
         lines?.flush()
         // A frame's lines leave together in one write as soon as its work is done.
         loop.output = lines
-        if options.proxy {
-            let proxy = input.startProxy(consumers: host.eachRecognizer, diagnostics: diagnostics)
-            let reason = try loop.run(ProxiedLiveTarget(script, proxy: proxy))
-            return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
-        }
-        let reason = try loop.run(script)
+        if options.proxy { input.startProxy(consumers: host.eachRecognizer, diagnostics: diagnostics) }
+        // Each frame through the proxy (when there is one) to the script (`FrameChain`).
+        let reason = try loop.run(input.chain(to: script))
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }
 }

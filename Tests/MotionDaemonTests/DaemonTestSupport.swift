@@ -72,3 +72,10 @@ extension PluginHost {
 let echoPlugin = """
     motion.pointers():subscribe(function(p) motion.emit("p", p.phase) end)
     """
+
+/// A watch of the frame chain (`FrameChain.watch`) that hands each frame to `seen`.
+final class FrameSpy: FrameWatch {
+    let seen: (Frame) -> Void
+    init(_ seen: @escaping (Frame) -> Void) { self.seen = seen }
+    func observe(_ frame: Frame) { seen(frame) }
+}

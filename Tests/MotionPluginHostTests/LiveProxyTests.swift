@@ -106,7 +106,7 @@ import Glibc
         } else {
             close(writer)
         }
-        _ = try LiveLoop(device: set).run(ProxiedLiveTarget(host, proxy: proxy))
+        _ = try LiveLoop(device: set).run(FrameChain(proxy: proxy, target: host))
         return (clone, host, decisions, said)
     }
 
@@ -252,7 +252,7 @@ import Glibc
                 set.drain.look(at: 100.3)
             }
         }
-        _ = try LiveLoop(device: set).run(ProxiedLiveTarget(host, proxy: proxy))
+        _ = try LiveLoop(device: set).run(FrameChain(proxy: proxy, target: host))
         // Under the bound nothing passed; at it, all 5.
         #expect(cloneFramesInStall == [0, 5])
         #expect(clone.frames == frames.map { $0.map { InputEventRecord(sec: 0, usec: 0, type: $0.type, code: $0.code, value: $0.value) } })
@@ -298,7 +298,7 @@ import Glibc
             set.drain.look(at: 100.2)
             cloneFramesInStall.append(clone.frames.count)
         }
-        _ = try LiveLoop(device: set).run(ProxiedLiveTarget(host, proxy: proxy))
+        _ = try LiveLoop(device: set).run(FrameChain(proxy: proxy, target: host))
         #expect(cloneFramesInStall == [0, 5])
         #expect(clone.frames == frames.map { $0.map { InputEventRecord(sec: 0, usec: 0, type: $0.type, code: $0.code, value: $0.value) } })
         #expect(clone.dues == Array(repeating: -Double.infinity, count: 5))

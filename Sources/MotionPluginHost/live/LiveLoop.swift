@@ -12,6 +12,17 @@ public protocol LiveTarget: AnyObject {
     func advance(to t: Double) throws
     /// The end of input: what is still scheduled settles, as at the end of a file.
     func finish() throws
+    /// The loop is about to wait without a limit (nothing scheduled) after work other than a
+    /// frame (start-up, scheduled work that ran, a wait that ended without input): the host
+    /// lets its other threads sleep without a timeout too (its watchdog's pending look,
+    /// `Watchdog.quiesce`), so an idle host wakes 0 times. Not after a frame: input usually goes
+    /// on, and cancelling a look per frame costs a system call per frame (the watchdog then
+    /// looks once, a time limit after the last frame).
+    func willWaitIdle()
+}
+
+extension LiveTarget {
+    public func willWaitIdle() {}
 }
 
 extension LuaRuntime: LiveTarget {}
@@ -78,14 +89,7 @@ public final class LiveLoop {
     /// from settling at the end of input, which ends anyway. (The daemon's plugins keep their
     /// errors to themselves: its target throws none.)
     public var onError: ((_ error: ScriptError, _ atEnd: Bool) -> String?)?
-    /// Before a wait without a limit (nothing scheduled) that follows work other than a frame
-    /// (start-up, scheduled work that ran, a wait that ended without input): the host lets its
-    /// other threads sleep without a timeout too (the watchdog's pending look, `Watchdog.quiesce`),
-    /// so an idle host wakes 0 times. Not after a frame: input usually goes on, and cancelling
-    /// a look per frame costs a system call per frame (the watchdog then looks once, a time
-    /// limit after the last frame).
-    public var beforeIdleWait: (() -> Void)?
-    /// The last step handled a frame.
+    /// The last step handled a frame (no `willWaitIdle` before the next wait).
     private var afterFrame = false
 
     public init(device: LiveFrameSource) {
@@ -130,7 +134,7 @@ public final class LiveLoop {
         if let due, let now {
             wait = min(wait ?? .infinity, due - now)
         }
-        if wait == nil, !afterFrame { beforeIdleWait?() }
+        if wait == nil, !afterFrame { target.willWaitIdle() }
         afterFrame = false
         switch try device.nextFrame(timeout: wait) {
         case .frame(let frame):

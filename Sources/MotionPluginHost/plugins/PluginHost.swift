@@ -39,8 +39,6 @@ public final class PluginHost: LiveTarget {
     public var screenSource: AnyObject?
     /// `pause()`: frames reach no plugin.
     @exclusivity(unchecked) public internal(set) var isPaused = false
-    /// Sees every frame before the plugins do (the emergency-stop gesture, `DaemonService`).
-    @exclusivity(unchecked) public var onFrame: ((Frame) -> Void)?
     /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
     public var watchdog: Watchdog? {
         didSet {
@@ -278,8 +276,6 @@ public final class PluginHost: LiveTarget {
         time = max(time, frame.t)
         // An event file's app line: its one line here; the plugins take it from the frame.
         if let change = frame.focus { _ = noteFocus(change.app, at: frame.t) }
-        // The service's emergency-stop gesture sees every frame, paused or not.
-        onFrame?(frame)
         // Paused too: the plugins are handed the fingers down at `resume`.
         if tracksPointers { pointers.track(frame) }
         guard !isPaused else { return }
@@ -306,6 +302,9 @@ public final class PluginHost: LiveTarget {
             return plugin.advance(to: t, from: start)
         }
     }
+
+    /// Its watchdog's pending look is cancelled: nothing runs while input is awaited.
+    public func willWaitIdle() { watchdog?.quiesce() }
 
     public func finish() {
         guard !isPaused else { return }

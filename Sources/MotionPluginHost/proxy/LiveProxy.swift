@@ -52,7 +52,7 @@ extension UinputClone: ProxyClone {}
 ///
 /// The device's events reach the arbiter as they are decoded (`LiveDevice.rawTap`) and wait,
 /// a frame at a time, for the recognizers to see the pointer frame made of them: after the host
-/// handled it (`ProxiedLiveTarget`), the consumers' claim decides it, as in a replay
+/// handled it (`FrameChain`), the consumers' claim decides it, as in a replay
 /// (`ProxyReplay`). A frame whose claim cannot matter — no recognizer consumes, or the touch was
 /// already consumed — is decided as soon as it is read, before the host runs: its write to the
 /// clone waits on no Lua. `SYN_DROPPED` reaches the arbiter with the state read back (the clone
@@ -426,7 +426,7 @@ public final class LiveProxy {
         device.end()
     }
 
-    // MARK: The host's side (`ProxiedLiveTarget`)
+    // MARK: The host's side (`FrameChain`)
 
     @inline(__always)
     private func device(of frame: Frame) -> Device? {
@@ -457,36 +457,4 @@ public final class LiveProxy {
     }
 
     static func now() -> Double { UinputClone.monotonicNow() }
-}
-
-/// A live target with the proxy beside it: the raw frames before a pointer frame are decided
-/// before the host sees it, the one that made it after (`LiveProxy`).
-public final class ProxiedLiveTarget<Target: LiveTarget>: LiveTarget {
-    public let target: Target
-    public let proxy: LiveProxy
-
-    public init(_ target: Target, proxy: LiveProxy) {
-        self.target = target
-        self.proxy = proxy
-    }
-
-    @inline(__always)
-    public func handle(_ frame: Frame) throws {
-        proxy.willHandle(frame)
-        // Decided even when the host threw (a script error ends `run`): the clone stays in step.
-        defer { proxy.didHandle(frame) }
-        try target.handle(frame)
-    }
-
-    public var nextDueTime: Double? { target.nextDueTime }
-
-    public func advance(to t: Double) throws {
-        try target.advance(to: t)
-        proxy.advanced(to: t)
-    }
-
-    public func finish() throws {
-        try target.finish()
-        proxy.close()
-    }
 }

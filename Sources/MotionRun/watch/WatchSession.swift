@@ -83,7 +83,9 @@ public final class WatchSession {
     /// across a swap no frame is lost or doubled — the one live loop, `LiveLoop.run`, the daemon's
     /// too. At the end of input what the current version has scheduled settles. Returns why
     /// reading ended (end of input, device gone, or stopped by SIGINT/SIGTERM).
-    public func runLive(_ device: LiveFrameSource) throws -> String {
+    /// `chain`: what each frame goes through to the script (`LiveInput.chain`; default: straight to it).
+    public func runLive(_ device: LiveFrameSource,
+                        chain: (OneScript) -> FrameChain<OneScript> = { FrameChain(target: $0) }) throws -> String {
         defer { host.close() }
         Interruption.wake(watcher.wakeDescriptor)
         defer { Interruption.stopWaking(watcher.wakeDescriptor) }
@@ -106,7 +108,6 @@ public final class WatchSession {
         let reloads = ScriptReloads(session: self, device: device)
         defer { reloads.close() }
         loop.reloads = reloads
-        loop.beforeIdleWait = { [unowned self] in pipeline.options.watchdog?.quiesce() }
         // A frame's lines leave together in one write as soon as its work is done.
         loop.output = pipeline.output as? JSONLinesOutput
         // An error stops the running version (reported); the next version takes over. One
@@ -119,7 +120,7 @@ public final class WatchSession {
             return report(error) ? "stopped" : nil
         }
         // The time limit bounds each frame's work and each reload, never the wait for input.
-        return try loop.run(OneScript(host, live: true))
+        return try loop.run(chain(OneScript(host, live: true)))
     }
 
     /// A change of the script or a module, its quiet time over: loads the new version between
