@@ -283,6 +283,14 @@ final class InputDrain: @unchecked Sendable {
         pthread_mutex_unlock(lock)
     }
 
+    /// For tests: `drains` once a drain under way ended (the writer of a test's pipe can finish
+    /// while the drain that made room for it is still counting it).
+    var drainsEnded: Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return drains
+    }
+
     /// For tests: whether the thread's looks are armed.
     var isArmed: Bool { armed.load(ordering: .sequentiallyConsistent) }
 }

@@ -90,7 +90,7 @@ public final class LiveLoop {
     /// errors to themselves: its target throws none.)
     public var onError: ((_ error: ScriptError, _ atEnd: Bool) -> String?)?
     /// The last step handled a frame (no `willWaitIdle` before the next wait).
-    private var afterFrame = false
+    @usableFromInline var afterFrame = false
 
     public init(device: LiveFrameSource) {
         self.device = device
@@ -100,7 +100,7 @@ public final class LiveLoop {
     /// takes) for a frame or the next due time.
     /// (Generic, so that `run`'s one target is called directly, not through its witness table;
     /// inlined into `run`, which calls it per frame.)
-    @inline(__always)
+    @inlinable @inline(__always)
     public func step<Target: LiveTarget>(_ target: Target, maxWait: Double? = nil) throws -> Step {
         // Read once: nothing changes them before the wait (each walks the recognizers or the devices).
         let due = target.nextDueTime
@@ -156,6 +156,7 @@ public final class LiveLoop {
     /// calls them without a retain and a release of their contexts. `reloads` and `stopReason`
     /// are read at every step: the daemon sets them while the loop runs (a change in the config
     /// folder, the host stopping).
+    @inlinable
     public func run<Target: LiveTarget>(_ target: Target) throws -> String {
         let afterStep = self.afterStep, output = self.output
         // Held by `output` (used at the end): each step's flush without a retain and a release.

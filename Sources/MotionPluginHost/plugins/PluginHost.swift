@@ -311,6 +311,20 @@ public final class PluginHost: LiveTarget {
         eachPlugin { plugin, start in plugin.finish(from: start) }
     }
 
+    /// `pause`/`resume`: `pointers` (the fingers down, each where it was last) given to every
+    /// running plugin in one frame at `t`, each as `phase` (its device kept), under each call's
+    /// time limit. Nothing when no finger is down.
+    func handOver(_ pointers: [PointerEvent], as phase: PointerPhase, at t: Double) {
+        guard !pointers.isEmpty else { return }
+        let frame = Frame(t: t, events: pointers.map {
+            var e = $0
+            e.t = t
+            e.phase = phase
+            return e
+        })
+        eachPlugin { plugin, start in plugin.handle(frame, from: start) }
+    }
+
     /// One call into each plugin, in name order, each publishing its plugin and limit to the
     /// watchdog (whose watch goes on from frame to frame, `Watchdog.enterCall`): the clock
     /// (`TimeLimit`, no system call) is read once before the first call and once after each,
