@@ -199,7 +199,7 @@ struct CtlRecord: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "record",
         abstract: "Write the flight recorder's last seconds of input as a recording (evemu for one device; see docs/control.md).")
     @OptionGroup var connection: CtlConnection
-    @Option(help: "How many seconds back (the daemon keeps 60 by default).")
+    @Option(help: "How many seconds back (the daemon keeps `daemon --flight-recorder` seconds).")
     var last: Double = 60
     @Option(name: .shortAndLong, help: "The file to write.")
     var output: String
@@ -228,7 +228,7 @@ struct CtlScenario: ParsableCommand {
     var name: String
     @Option(help: "How many seconds back.")
     var last: Double = 60
-    @Option(name: .shortAndLong, help: "The folder to write into (default: the current folder).")
+    @Option(name: .shortAndLong, help: "The folder to write into (. is the current folder).")
     var output: String = "."
 
     func validate() throws {
