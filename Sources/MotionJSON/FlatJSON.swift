@@ -15,7 +15,7 @@ public struct FlatJSON {
             self.bytes = bytes
         }
 
-        @inlinable public func equals(_ text: StaticString) -> Bool {
+        @inlinable @inline(__always) public func equals(_ text: StaticString) -> Bool {
             guard bytes.count == text.utf8CodeUnitCount else { return false }
             for k in 0..<bytes.count where bytes[k] != text.utf8Start[k] { return false }
             return true
@@ -55,10 +55,10 @@ public struct FlatJSON {
         while true {
             let token = try scanner.next()
             guard token == .key else { break }  // .objectEnd: the scanner allows nothing else here
-            let key = text(scanner, &decoded)
+            let key = text(&scanner, &decoded)
             let value: Value
             switch try scanner.next() {
-            case .string: value = .string(text(scanner, &decoded))
+            case .string: value = .string(text(&scanner, &decoded))
             case .number: value = .number(scanner.number)
             case .literalTrue: value = .bool(true)
             case .literalFalse: value = .bool(false)
@@ -74,7 +74,8 @@ public struct FlatJSON {
     }
 
     /// The string or key the scanner just read: its bytes in place, or decoded into `decoded`.
-    @inlinable static func text(_ scanner: JSONScanner, _ decoded: inout [[UInt8]]) -> Text {
+    /// (The scanner is passed inout: by value it would be copied at each call.)
+    @inlinable @inline(__always) static func text(_ scanner: inout JSONScanner, _ decoded: inout [[UInt8]]) -> Text {
         guard scanner.escaped else { return Text(bytes: scanner.text) }
         var out: [UInt8] = []
         scanner.decode(into: &out)

@@ -39,7 +39,7 @@ public indirect enum JSONValue: Equatable, CustomStringConvertible {
                 open.append(Container(isObject: false))
                 continue
             case .key:
-                let key = string(scanner, &decoded)
+                let key = string(&scanner, &decoded)
                 guard open[open.count - 1].members[key] == nil else {
                     throw JSONSyntaxError(offset: scanner.start, reason: "duplicate key \"\(key.prefix(40))\"")
                 }
@@ -47,7 +47,7 @@ public indirect enum JSONValue: Equatable, CustomStringConvertible {
                 continue
             case .objectEnd: value = .object(open.removeLast().members)
             case .arrayEnd: value = .array(open.removeLast().items)
-            case .string: value = .string(string(scanner, &decoded))
+            case .string: value = .string(string(&scanner, &decoded))
             case .number: value = .number(scanner.number)
             case .literalTrue: value = .bool(true)
             case .literalFalse: value = .bool(false)
@@ -65,7 +65,7 @@ public indirect enum JSONValue: Equatable, CustomStringConvertible {
     }
 
     /// The string or key the scanner just read (`decoded`: room for one with escapes).
-    private static func string(_ scanner: JSONScanner, _ decoded: inout [UInt8]) -> String {
+    private static func string(_ scanner: inout JSONScanner, _ decoded: inout [UInt8]) -> String {
         guard scanner.escaped else { return String(decoding: scanner.text, as: UTF8.self) }
         decoded.removeAll(keepingCapacity: true)
         scanner.decode(into: &decoded)
