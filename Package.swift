@@ -77,37 +77,43 @@ let package = Package(
                 swiftSettings: hotPath),
         // The focused application from the desktop (sway/i3, Hyprland, wlroots, X11, KWin, GNOME Shell), for `apps =`.
         .target(name: "MotionDesktop", dependencies: ["MotionGestures", "MotionJSON", "CXCB", "CWayland", "CForeignToplevel", "CSDBus", "CLinux"]),
-        // The run loop, output writer and commands' logic, and the plugin host (plugins/: every
-        // plugin in a Lua state of its own, its limits, output router and watchdog), which runs
-        // a config folder for the daemon and one script for `run`.
+        // The plugin host (plugins/: every plugin in a Lua state of its own, its limits (limits/),
+        // output router and watchdog), which runs a config folder for the daemon and one script
+        // for `run`; the one loop over an event file (`Replay`), the live loop and its input
+        // (live/), the proxy over a replay and live (proxy/), output files, the file watcher.
         // (definitions/motion.lua, the LuaLS definitions `init` writes, is compiled in: an
         // installed binary needs no files beside it.)
-        .target(name: "MotionHost", dependencies: ["MotionDiagnostics", "MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionClone", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
+        .target(name: "MotionPluginHost", dependencies: ["MotionDiagnostics", "MotionJSON", "MotionLua", "CLuaShim", "CLinux", "MotionInput", "MotionProxy", "MotionClone", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams", "MotionCheck"],
                 resources: [.embedInCode("definitions/motion.lua")], swiftSettings: hotPath),
+        // `motionscript run`: one script as the plugin host's one plugin, over an event file or
+        // live input; `run --watch`, its versions reloaded in place (watch/); `init`'s starter
+        // script (starter/).
+        .target(name: "MotionRun", dependencies: ["MotionDiagnostics", "MotionJSON", "MotionPluginHost", "MotionLua", "CLinux", "MotionInput", "MotionProxy", "MotionActions", "MotionDesktop", "MotionGestures", "MotionStreams"],
+                swiftSettings: hotPath),
         // Scenarios (`motionscript test`): discovery, the worker processes that run them, the
         // comparison with expected output and the reports.
-        .target(name: "MotionScenarios", dependencies: ["MotionJSON", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
+        .target(name: "MotionScenarios", dependencies: ["MotionJSON", "MotionPluginHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
         // `motionscript plot` and `run --plot`: a run's trace drawn as SVG.
-        .target(name: "MotionPlot", dependencies: ["MotionJSON", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
+        .target(name: "MotionPlot", dependencies: ["MotionJSON", "MotionPluginHost", "MotionRun", "MotionLua", "MotionInput", "MotionGestures", "MotionStreams"],
                 swiftSettings: hotPath),
         // The control socket: its protocol, the server a host answers through (`ControlTarget`)
         // and the client (`ctl`); the recent lines it keeps for `ctl logs`, with journal priorities.
         .target(name: "MotionControl", dependencies: ["CLinux", "MotionJSON", "MotionGestures"]),
-        // `motionscript daemon`: the plugin host (MotionHost/plugins) over a config folder,
+        // `motionscript daemon`: the plugin host (MotionPluginHost) over a config folder,
         // watched so each plugin reloads alone (loop/); the service around it (service/: the
         // control socket's target, systemd's notify protocol, signals, the unit and the autostart
         // entry, failure notices, the emergency gesture) and the flight recorder (recorder/).
-        .target(name: "MotionDaemon", dependencies: ["MotionDiagnostics", "CLinux", "MotionJSON", "MotionControl", "MotionHost", "MotionProxy", "MotionClone", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
+        .target(name: "MotionDaemon", dependencies: ["MotionDiagnostics", "CLinux", "MotionJSON", "MotionControl", "MotionPluginHost", "MotionRun", "MotionProxy", "MotionClone", "MotionScenarios", "MotionLua", "MotionInput", "MotionActions", "MotionGestures", "MotionStreams"]),
         // `motionscript check`: what can be known about plugins before a gesture happens (the
         // plugin host says it of each plugin it loads).
         .target(name: "MotionCheck", dependencies: ["MotionLua", "MotionActions", "MotionGestures", "MotionStreams"]),
         .executableTarget(
             name: "motionscript",
-            dependencies: ["MotionDiagnostics", "MotionJSON", "MotionHost", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
+            dependencies: ["MotionDiagnostics", "MotionJSON", "MotionPluginHost", "MotionRun", "MotionScenarios", "MotionPlot", "MotionDaemon", "MotionLua", "MotionInput", "MotionActions", "MotionDesktop", "MotionControl", "MotionCheck", "MotionGestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "motionbench", dependencies: ["MotionHost", "MotionLua", "MotionGestures", "MotionStreams", "MotionInput", "MotionProxy"], path: "Sources/motionbench"),
+        .executableTarget(name: "motionbench", dependencies: ["MotionPluginHost", "MotionLua", "MotionGestures", "MotionStreams", "MotionInput", "MotionProxy"], path: "Sources/motionbench"),
         .target(name: "MotionTestSupport", dependencies: ["MotionStreams", "CLinux"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionStreamsTests", dependencies: ["MotionStreams", "MotionTestSupport"]),
         .testTarget(name: "MotionGesturesTests", dependencies: ["MotionGestures", "MotionStreams", "MotionTestSupport"]),
@@ -120,10 +126,10 @@ let package = Package(
         .testTarget(name: "MotionDesktopTests", dependencies: ["MotionDesktop", "MotionGestures", "CWaylandServer", "CSDBus"]),
         .testTarget(name: "MotionActionsTests", dependencies: ["MotionActions"]),
         .testTarget(name: "MotionLuaTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionLua", "MotionActions", "MotionGestures", "MotionStreams", "CLua", "CLuaShim"]),
-        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionHost", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
-        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionHost", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionPluginHost", "MotionRun", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
+        .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionPluginHost", "MotionRun", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionHostTests", dependencies: ["MotionDiagnostics", "MotionTestSupport", "MotionJSON", "MotionHost", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionPluginHostTests", dependencies: ["MotionDiagnostics", "MotionTestSupport", "MotionJSON", "MotionPluginHost", "MotionRun", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,7 @@ import MotionGestures
 ///
 /// One tracker serves every script of a process: a host running several hands each change to
 /// each, and a script started later the focus known so far (`setFocusedApp(current)` when
-/// `isKnown`). `MotionHost.LiveFocus` puts it in a live input hub's wait.
+/// `isKnown`). `MotionPluginHost.LiveFocus` puts it in a live input hub's wait.
 public final class FocusTracker {
     public let source: FocusSource
     /// The last focus reported (nil: none, or not known yet; see `isKnown`).

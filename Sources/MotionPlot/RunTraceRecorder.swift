@@ -1,5 +1,6 @@
 import MotionGestures
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 import MotionJSON
 import MotionLua
@@ -15,7 +16,7 @@ extension RunTrace {
             throw InputError(file: options.scriptPath, "a plot needs --events")
         }
         let recorder = TraceRecorder(window: window, forward: forward)
-        let events = try Runner.openEvents(path: eventsPath, options: options.input)
+        let events = try Replay.openEvents(path: eventsPath, options: options.input)
         let source = RecordingFrameSource(events, recorder)
         // The script runs as `run` runs it — the plugin host's one plugin (sandbox, actions,
         // motion.screen) — with its lines recorded.
@@ -31,7 +32,7 @@ extension RunTrace {
         let watcher = RecognizerWatcher(runtime, recorder)
         watcher.attachNew()
         source.afterFrame = { watcher.attachNew() }
-        try Runner.replay(source, to: OneScript(host), timeout: options.timeout,
+        try Replay.feed(source, to: OneScript(host), timeout: options.timeout,
                           deadline: options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity)
         var trace = recorder.trace(scriptPath: options.scriptPath, eventsPath: eventsPath)
         var names = RecognizerNames()

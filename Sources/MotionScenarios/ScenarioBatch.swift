@@ -1,5 +1,5 @@
 import Foundation
-import MotionHost
+import MotionPluginHost
 
 /// `motionscript test` as a library call: discover, select, run, report.
 public struct ScenarioBatch {

@@ -1,5 +1,5 @@
 import Foundation
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionLua
 #if canImport(Glibc)

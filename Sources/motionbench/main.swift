@@ -7,7 +7,7 @@
 import Glibc
 #endif
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionLua
 import MotionProxy
@@ -169,7 +169,7 @@ if arguments.count > 1, arguments[1] == "pinch" {
 /// `motionbench decode FILE`: reads an event file to the end (decoder cost alone).
 if arguments.count > 2, arguments[1] == "decode" {
     do {
-        let source = try Runner.openEvents(path: arguments[2])
+        let source = try Replay.openEvents(path: arguments[2])
         var frames = 0, events = 0
         let start = now()
         while let frame = try source.nextFrame() {
@@ -184,11 +184,10 @@ if arguments.count > 2, arguments[1] == "decode" {
     exit(0)
 }
 
-/// `motionbench arbiter N [arbiter|lane|copy]`: the proxy's decision per frame (docs/desktop.md,
+/// `motionbench arbiter N [arbiter|copy]`: the proxy's decision per frame (docs/desktop.md,
 /// "The proxy"): N frames of a two-finger scroll (7 events each: a slot, an x, a y per finger
 /// and the report) through one `TouchArbiter` to a clone that keeps nothing, the consumers'
-/// claim `.none` (every frame passes); `lane`: the same through the `ProxyLane` the host and the
-/// drain share (its lock taken twice a frame); `copy`: only the frames built, as the baseline.
+/// claim `.none` (every frame passes); `copy`: only the frames built, as the baseline.
 /// Frames are built in place (nothing allocated per frame here).
 final class NullClone: CloneSink {
     var frames = 0
@@ -203,7 +202,6 @@ if arguments.count > 2, arguments[1] == "arbiter" {
     d.absinfo[ABS.MT_SLOT] = AbsInfo(minimum: 0, maximum: 4)
     let sink = NullClone()
     let arbiter = TouchArbiter(identity: CloneIdentity(d), sink: sink)
-    let lane = ProxyLane(arbiter)
     var events = [InputEventRecord](repeating: InputEventRecord(sec: 0, usec: 0, type: 0, code: 0, value: 0), count: 16)
     func put(_ k: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) { events[k] = InputEventRecord(sec: 0, usec: 0, type: type, code: code, value: value) }
     let start = now()
@@ -229,8 +227,6 @@ if arguments.count > 2, arguments[1] == "arbiter" {
         switch mode {
         case "copy":
             taken &+= k
-        case "lane":
-            if events.withUnsafeBufferPointer({ lane.take(frame: UnsafeBufferPointer(rebasing: $0[0..<k])) }) { lane.decide(.none, at: t) }
         default:
             for j in 0..<k where arbiter.take(events[j]) { arbiter.decide(.none, at: t) }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MotionCheck
-import MotionHost
+import MotionPluginHost
+import MotionRun
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import MotionControl
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionScenarios
 #if canImport(Glibc)
 import Glibc

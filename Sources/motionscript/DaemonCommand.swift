@@ -5,7 +5,8 @@ import MotionControl
 import MotionDaemon
 import MotionDesktop
 import MotionGestures
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
@@ -130,7 +131,7 @@ struct DaemonCommand: ParsableCommand {
             }
             if let events {
                 try openVirtualDevice()
-                let source = try Runner.openEvents(path: events, options: options.input)
+                let source = try Replay.openEvents(path: events, options: options.input)
                 let proxy = live.proxy ? { (host: PluginHost) in
                     try ProxyReplay(source: source, eventsPath: events, outputPath: live.proxyOutput,
                                     line: { router.value(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)
@@ -143,67 +144,16 @@ struct DaemonCommand: ParsableCommand {
                     message = "motionscript: \(broken.joined(separator: ", ")) did not run to the end (see above)"
                 }
             } else {
-                // The control socket first: a second daemon stops here, before it grabs anything.
-                let service: DaemonService
+                // The devices, focus, proxy and frame chain as `run --device` has them, and the service (`DaemonLive`).
+                let daemon = DaemonLive(selectors: selectors, socketPath: socket ?? ControlSocketPath.standard(),
+                                        flightRecorderSeconds: flightRecorder, appProvider: appProvider, notify: notify, proxy: live.proxy,
+                                        scenarioDeclarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 })
                 do {
-                    service = try DaemonService(host: host, socketPath: socket ?? ControlSocketPath.standard(), grabs: options.grab,
-                                                recorder: FlightRecorder(seconds: flightRecorder, axes: options.input.axes))
+                    _ = try daemon.run(host: host, options: options, openVirtualDevice: openVirtualDevice)
                 } catch let error as ControlSocketBusy {
                     StandardError.line("error: \(error.message)")
                     throw ExitCode(1)
                 }
-                defer { service.close() }
-                try openVirtualDevice()
-                if notify { service.notifyOnFailure(searchPath: getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin") }
-                service.scenarios = ScenarioWriter(declarations: [live.surface.map { "surface: \($0)" }, live.axes.map { "axes: \($0)" }].compactMap { $0 },
-                                                   input: options.input)
-                // A service must not die with its touchpad: devices that go away are waited for.
-                let input = try LiveInput(selectors: selectors, options: options.input, grab: options.grab,
-                                          waitsForDevices: true) {
-                    router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
-                }
-                defer { input.close() }
-                let device = input.devices
-                host.screenSource = device.firstDevice
-                service.attach(to: device)
-                // Loaded here (runLive's own loadAll then finds them loaded) so READY=1 follows the loading.
-                host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
-                host.loadAll()
-                // One provider for the whole daemon, registered with the input's loop: each
-                // change to every plugin (and to those loaded later) with one app line. Which
-                // one and why is said at start and in `ctl status`.
-                let focusDiagnostics = { (line: String) in router.diagnostic(nil, String(line.dropFirst(line.hasPrefix("motionscript: ") ? 14 : 0))) }
-                let choice = app == nil ? LiveFocus.choice(provider: appProvider, diagnostics: focusDiagnostics) : nil
-                router.diagnostic(nil, choice?.description ?? "focus fixed to \(app ?? "") (--app)")
-                let focus = try choice?.source.map { FocusTracker(source: $0, diagnostics: focusDiagnostics) }
-                    .map { tracker in
-                        try LiveFocus(tracker: tracker, loop: device.loop) {
-                            // The flight recorder keeps it too: `ctl record` replays the live decision.
-                            service.recorder.noteFocus($0, at: Clock.monotonic())
-                            host.setFocusedApp($0)
-                        }
-                    }
-                defer { focus?.close() }
-                service.focus = { [unowned host] in
-                    if let app { return ControlStatus.Focus(provider: "fixed", reason: "--app \(app)", connected: nil, app: .some(AppInfo(id: app))) }
-                    return ControlStatus.Focus(provider: choice?.provider ?? "none", reason: choice?.reason ?? "",
-                                               connected: focus.map { $0.tracker.isConnected }, app: host.focusedApp)
-                }
-                router.flush()
-                service.ready()
-                let watcher = try ConfigWatcher(folder: folder)
-                if let warning = UnwatchedFilesystem.warning(for: folder.path, what: "the config folder",
-                                                             reload: "`motionscript ctl reload` or a restart loads them") {
-                    router.diagnostic(nil, String(warning))
-                }
-                // --proxy: the touchpads' and touchscreens' clones, the consumers being every plugin's.
-                let proxy = live.proxy ? input.startProxy(consumers: host.eachRecognizer) {
-                    router.diagnostic(nil, String($0.dropFirst($0.hasPrefix("motionscript: ") ? 14 : 0)))
-                } : nil
-                // ctl status shows its devices; pause passes their frames whole to the clones.
-                service.proxy = proxy
-                let reason = try HostLoop.runLive(device, host: host, watcher: watcher, proxy: proxy)
-                router.diagnostic(nil, reason)
             }
         } catch let error as InputError {
             (status, message) = (2, "error: \(error)")

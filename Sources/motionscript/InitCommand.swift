@@ -3,7 +3,8 @@ import Foundation
 import MotionControl
 import MotionDaemon
 import MotionDesktop
-import MotionHost
+import MotionPluginHost
+import MotionRun
 #if canImport(Glibc)
 import Glibc
 #endif

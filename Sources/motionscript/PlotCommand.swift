@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 import MotionLua
 import MotionPlot

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MotionDesktop
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 #if canImport(Glibc)
 import Glibc

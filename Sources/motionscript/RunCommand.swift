@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import MotionActions
 import MotionDesktop
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
@@ -190,7 +191,7 @@ struct RunCommand: ParsableCommand {
             try live.followFocus(app: options.app, provider: options.appProvider, diagnostics: { StandardError.line($0) }) {
                 session.pipeline.setFocusedApp($0)
             }
-            StandardError.line("motionscript: \(try session.runLive(live.devices))")
+            StandardError.line("motionscript: \(try session.runLive(live.devices) { live.chain(to: $0) })")
         } else {
             try session.run()
         }

@@ -3,7 +3,7 @@ import Foundation
 import MotionActions
 import MotionControl
 import MotionDaemon
-import MotionHost
+import MotionPluginHost
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import MotionHost
+import MotionPluginHost
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,7 @@ import Foundation
 import MotionControl
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionProxy
 import MotionScenarios
@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 /// `ctl pause`/`resume` and `ctl status` with the live proxy: a real daemon service, a proxy
-/// standing in for the live wiring with one real arbiter behind a `ProxyLane`.
+/// standing in for the live wiring with one real arbiter (single-threaded: no stall here).
 @Suite final class ProxyControlTests {
     final class Clone: CloneSink {
         var frames: [[(UInt16, UInt16, Int32)]] = []
@@ -20,14 +20,14 @@ import Glibc
     }
 
     final class Proxy: ProxyControl {
-        let lane: ProxyLane
+        let arbiter: TouchArbiter
         var now = 0.0
-        init(_ lane: ProxyLane) { self.lane = lane }
+        init(_ arbiter: TouchArbiter) { self.arbiter = arbiter }
         func proxyStatus() -> [ProxyDeviceStatus] {
-            [ProxyDeviceStatus(node: "/dev/input/event5", name: "Test Clickpad", clone: "/dev/input/event9", grabbed: true, lane: lane)]
+            [ProxyDeviceStatus(node: "/dev/input/event5", name: "Test Clickpad", clone: "/dev/input/event9", grabbed: true, arbiter: arbiter)]
         }
-        func passAll() { lane.pause(at: now) }
-        func takeBack() { lane.resume(at: now) }
+        func passAll() { arbiter.passAll(.paused, at: now) }
+        func takeBack() { arbiter.takeBack(.paused, at: now) }
     }
 
     let folder: String
@@ -41,15 +41,15 @@ import Glibc
         var d = DeviceDescription()
         d.name = "Test Clickpad"
         d.absinfo[ABS.MT_SLOT] = AbsInfo(minimum: 0, maximum: 4)
-        proxy = Proxy(ProxyLane(TouchArbiter(identity: CloneIdentity(d), sink: clone)))
+        proxy = Proxy(TouchArbiter(identity: CloneIdentity(d), sink: clone))
     }
 
     deinit { _ = try? FileManager.default.removeItem(atPath: folder) }
 
-    /// One frame through the lane as the host gives it: events, then the consumers' claim.
+    /// One frame to the arbiter as the host gives it: events, then the consumers' claim.
     func frame(_ t: Double, _ events: [(UInt16, UInt16, Int32)], _ claim: ConsumeClaim) {
         let records = (events + [(EV.SYN, SYN.REPORT, 0)]).map { InputEventRecord(sec: 0, usec: 0, type: $0.0, code: $0.1, value: $0.2) }
-        if records.withUnsafeBufferPointer({ proxy.lane.take(frame: $0) }) { proxy.lane.decide(claim, at: t) }
+        for r in records where proxy.arbiter.take(r) { proxy.arbiter.decide(claim, at: t) }
     }
 
     let down: [(UInt16, UInt16, Int32)] = [(EV.ABS, ABS.MT_SLOT, 0), (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, 100),
@@ -110,8 +110,8 @@ import Glibc
     }
 
     @Test func aPausedDeviceSaysWhyInText() {
-        proxy.lane.pause(at: 0)
-        let status = ProxyDeviceStatus(node: "/dev/input/event5", name: "Test Clickpad", clone: nil, grabbed: false, lane: proxy.lane)
+        proxy.arbiter.passAll(.paused, at: 0)
+        let status = ProxyDeviceStatus(node: "/dev/input/event5", name: "Test Clickpad", clone: nil, grabbed: false, arbiter: proxy.arbiter)
         #expect(ProxyDeviceStatus.textLines(status.json) == [
             "  /dev/input/event5 -> clone (node unknown)  Test Clickpad  PASSING ALL: paused",
             "    touches: 0 passed, 0 held, 0 consumed; stalls: 0; last: passing why paused at 0 s",

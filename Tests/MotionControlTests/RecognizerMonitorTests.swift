@@ -1,7 +1,7 @@
 import MotionControl
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionScenarios
 import XCTest
 #if canImport(Glibc)

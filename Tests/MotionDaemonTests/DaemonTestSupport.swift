@@ -2,7 +2,7 @@ import Foundation
 import MotionActions
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 
 /// A config folder in a fresh temporary directory.
 final class TestConfig {
@@ -72,3 +72,10 @@ extension PluginHost {
 let echoPlugin = """
     motion.pointers():subscribe(function(p) motion.emit("p", p.phase) end)
     """
+
+/// A watch of the frame chain (`FrameChain.watch`) that hands each frame to `seen`.
+final class FrameSpy: FrameWatch {
+    let seen: (Frame) -> Void
+    init(_ seen: @escaping (Frame) -> Void) { self.seen = seen }
+    func observe(_ frame: Frame) { seen(frame) }
+}

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import MotionDaemon
 import MotionGestures
-@testable import MotionHost
+@testable import MotionPluginHost
 import MotionInput
 
 @Suite(.timeLimit(.minutes(5))) struct HangAndOutputTests {

@@ -1,6 +1,6 @@
 import Foundation
 import MotionGestures
-@testable import MotionHost
+@testable import MotionPluginHost
 import Testing
 
 /// Live input whose device has no clock now (it went away, a pipe ended and is waited for):

@@ -2,7 +2,7 @@ import MotionTestSupport
 import Foundation
 import Testing
 @testable import MotionDaemon
-@testable import MotionHost
+@testable import MotionPluginHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc

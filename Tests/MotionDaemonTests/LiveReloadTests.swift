@@ -3,7 +3,7 @@ import Testing
 import MotionActions
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 #if canImport(Glibc)
 import Glibc
@@ -272,7 +272,7 @@ private func echo(_ tag: String) -> String {
         defer { set.close() }
         let (host, _) = config.host()
         // The last lift on the device that came back ends the session.
-        host.onFrame = { frame in
+        let stopAtLift = FrameSpy { frame in
             if frame.events.contains(where: { $0.phase == .up && $0.device?.name == one }) { set.stop() }
         }
         let writer = Thread {
@@ -294,7 +294,7 @@ private func echo(_ tag: String) -> String {
         }
         writer.start()
         let watcher = try ConfigWatcher(folder: host.folder)
-        #expect(try HostLoop.runLive(set, host: host, watcher: watcher) == "stopped")
+        #expect(try HostLoop.runLive(set, host: host, watcher: watcher, chain: FrameChain(watch: stopAtLift, target: host)) == "stopped")
         said.done.wait()
         for fd in said.writers { close(fd) }
         let expected = ["one down", "one cancel", "two down", "two up", "one down", "one up"]

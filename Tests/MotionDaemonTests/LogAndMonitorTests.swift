@@ -1,7 +1,7 @@
 import Foundation
 import MotionActions
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import Synchronization
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 
 /// `apps =` in the daemon: every plugin decides against the same focused application, and a
 /// focus change is one output line for the whole daemon, not one per plugin.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MotionDaemon
 import MotionGestures
-@testable import MotionHost
+@testable import MotionPluginHost
 import MotionLua
 
 /// How the host calls its plugins: one clock read per call (the end of one call is the start of

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 
 /// Per-file reloads: only the plugins a changed file concerns reload.
 @Suite struct ReloadTests {

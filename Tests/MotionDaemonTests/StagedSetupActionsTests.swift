@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionActions
 import MotionDaemon
-import MotionHost
+import MotionPluginHost
 
 /// A plugin's new version does not act until it is accepted: its setup's key presses reach the
 /// shared device when it loads, and never when it fails to load (the old version keeps running).

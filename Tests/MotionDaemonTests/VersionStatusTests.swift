@@ -1,6 +1,6 @@
 import Foundation
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import Testing
 
 /// What `ctl status` and the lifecycle say of a plugin's versions: a new version starts with

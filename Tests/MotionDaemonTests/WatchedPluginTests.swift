@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import MotionDaemon
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 @testable import MotionLua
 
 /// Under the daemon's watchdog a plugin's state is watched: its calls run with no Lua hook (at

@@ -147,7 +147,21 @@ code = ms.finish()
 print(f"on the clone: {on_clone}")
 expect(code == 0, f"exit {code}: {ms.err()}")
 expect(not any(l.get("name") == "swipe3" for l in ms.lines), f"a touch was taken as a 3-finger swipe: {ms.lines}")
+
+
+def settled(kinds):
+    """Without a hold libinput began and cancelled before the touch's own events: libinput
+    begins one when fingers rest past its hold timeout, which a frame of this VM (QEMU without
+    KVM, on a loaded CI machine) can take by itself; a desktop acts on no cancelled hold (seen
+    once in CI before a 4-finger swipe on the clone, which the pad gave without)."""
+    if kinds[:2] == ["GESTURE_HOLD_BEGIN", "GESTURE_HOLD_END"] and len(kinds) > 2:
+        return kinds[2:]
+    return kinds
+
+
 for name, _ in TOUCHES:
-    expect(on_clone[name] == on_pad[name], f"{name}: the clone gave {on_clone[name]}, the pad {on_pad[name]}")
+    if on_clone[name] != on_pad[name] and settled(on_clone[name]) == settled(on_pad[name]):
+        print(f"{name}: equal but for a hold libinput cancelled (the clone {on_clone[name]}, the pad {on_pad[name]})")
+    expect(settled(on_clone[name]) == settled(on_pad[name]), f"{name}: the clone gave {on_clone[name]}, the pad {on_pad[name]}")
 pad.close()
 print("ok: the same libinput events on the clone as on the pad for every touch no consumer takes")

@@ -1,9 +1,10 @@
-import MotionHost
+import MotionPluginHost
 
 /// Watches the config folder (every file at its top: new plugins appear there) and the modules
-/// the plugins required. Never blocks: `poll` reads what inotify has and hands a batch of
-/// changed files over after the reloads' quiet time (`QuietTime`, `run --watch`'s too), while
-/// frames keep flowing to every plugin meanwhile.
+/// the plugins required. Never blocks: its descriptor is registered with the input's event loop
+/// (`FolderReloads`), `read` takes what inotify has when the loop finds it readable (never
+/// polled), and `take` hands a batch of changed files over after the reloads' quiet time
+/// (`QuietTime`, `run --watch`'s too), while frames keep flowing to every plugin meanwhile.
 public final class ConfigWatcher {
     public let folder: ConfigFolder
     public let watcher: FileWatcher
@@ -32,14 +33,8 @@ public final class ConfigWatcher {
         if case .changed(let files) = watcher.wait(debounce: 0, timeout: 0) { burst.note(files, now: now) }
     }
 
-    /// The changed files once a burst is over (nil: nothing to act on yet). `now`: monotonic seconds.
-    public func poll(now: Double) -> [String]? {
-        read(now: now)
-        return take(now: now)
-    }
-
-    /// `poll` without reading: for a host whose wait includes `descriptor` and calls `read` when
-    /// it is readable (the input hub), so a frame costs no system call here.
+    /// The changed files once a burst is over (nil: nothing to act on yet); reads nothing, so a
+    /// frame costs no system call here. `now`: monotonic seconds.
     public func take(now: Double) -> [String]? { burst.take(now: now) }
 
     /// True while changes wait for their quiet time (the host then reads the clock).

@@ -1,4 +1,4 @@
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionStreams
 

@@ -1,6 +1,6 @@
 import MotionActions
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionLua
 
@@ -19,9 +19,9 @@ public enum HostLoop {
             // The plugins keep their errors; no time limit over the whole replay (each call
             // into a plugin has its own).
             if let proxy {
-                try Runner.replay(source, to: ProxiedTarget(host, proxy: try proxy(host)), timeout: 0)
+                try Replay.feed(source, to: ProxiedTarget(host, proxy: try proxy(host)), timeout: 0)
             } else {
-                try Runner.replay(source, to: host, timeout: 0)
+                try Replay.feed(source, to: host, timeout: 0)
             }
         } catch is ScriptError where Interruption.isRequested {
             // Stopped by a signal or a failed write: the host ends quietly, saying nothing more.
@@ -36,9 +36,12 @@ public enum HostLoop {
     /// (The desktop provider, `LiveFocus`, is registered with the device's event loop: its
     /// socket and its reconnection's due time.) `clock`: monotonic seconds, what the watcher's
     /// quiet time is measured on (tests inject one).
-    /// `proxy`: `--proxy`'s clones beside (`LiveProxy`): each frame decided after the plugins saw it.
-    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?, proxy: LiveProxy? = nil,
+    /// `chain`: what each frame goes through to `host` (`FrameChain`: the emergency gesture,
+    /// `--proxy`'s clones; `LiveInput.chain`), its target `host`. Nil: straight to the host.
+    public static func runLive(_ device: LiveFrameSource, host: PluginHost, watcher: ConfigWatcher?,
+                               chain: FrameChain<PluginHost>? = nil,
                                clock: @escaping () -> Double = Clock.monotonic) throws -> String {
+        precondition(chain.map { $0.target === host } ?? true, "the chain feeds another host")
         host.inputTimeNow = { [unowned device] in device.inputTimeNow() }
         // A plugin's `motion.exec` child that fails says so in the plugin's log (`ctl logs`),
         // tagged with its name: the reaper's thread posts, the loop's thread writes the log.
@@ -67,7 +70,6 @@ public enum HostLoop {
         let reloads = watcher.map { FolderReloads($0, host: host, device: device, clock: clock) }
         defer { reloads?.close() }
         reloads?.attach(to: loop)
-        loop.beforeIdleWait = { [unowned host] in host.watchdog?.quiesce() }
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
         // The loop is given the question when the host stops (asked after every step, it cost
         // a call and a retain per step).
@@ -81,8 +83,7 @@ public enum HostLoop {
             loop.afterStep = { host.router.flush() }
         }
         // The plugins keep their errors to themselves (`Plugin`): the host throws none.
-        if let proxy { return try loop.run(ProxiedLiveTarget(host, proxy: proxy)) }
-        return try loop.run(host)
+        return try loop.run(chain ?? FrameChain(target: host))
     }
 }
 

@@ -6,7 +6,7 @@ import MotionControl
 /// of its own (`RawEventRing`, on the device's reader), so `ctl record` can turn what just
 /// happened into a recording. The window is `seconds` long; the rings' capacity bounds memory
 /// whatever the event rate (`maxEventsPerDevice` × 32 bytes).
-public final class FlightRecorder {
+public final class FlightRecorder: RawRecording {
     public var seconds: Double
     public let maxEventsPerDevice: Int
 
@@ -37,15 +37,19 @@ public final class FlightRecorder {
     /// then shows what happened live).
     public let axes: [UInt16: AbsInfo]
 
-    /// Gives every device of `set` without a ring one (devices plugged in since included).
+    /// Records every device of `set`, present and joining later (`LiveDeviceSet.recording`).
     public func attach(to set: LiveDeviceSet) {
-        guard seconds > 0 else { return }
-        for member in set.members where member.device.reader.recorder == nil {
-            let ring = tracks.first { $0.node == member.node }?.ring ?? RawEventRing(capacity: maxEventsPerDevice)
-            member.device.reader.recorder = ring
-            tracks.removeAll { $0.node == member.node }
-            tracks.append(Track(node: member.node, tag: member.tag, description: member.device.reader.device, ring: ring))
-        }
+        set.recording = self
+    }
+
+    /// A device joined the set: its ring, the one it had when it was here before (a device
+    /// back after it went away keeps its window), else a new one; none while off.
+    public func ring(for member: LiveDeviceSet.Member) -> RawEventRing? {
+        guard seconds > 0 else { return nil }
+        let ring = tracks.first { $0.node == member.node }?.ring ?? RawEventRing(capacity: maxEventsPerDevice)
+        tracks.removeAll { $0.node == member.node }
+        tracks.append(Track(node: member.node, tag: member.tag, description: member.device.reader.device, ring: ring))
+        return ring
     }
 
     /// The desktop provider reported a focus change now (`at`: CLOCK_MONOTONIC seconds).

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import MotionControl
-import MotionHost
+import MotionPluginHost
+import MotionRun
 import MotionScenarios
 import MotionInput
 import MotionJSON

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import MotionActions
 import MotionControl
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionDiagnostics
 
@@ -27,18 +27,12 @@ public final class DaemonService: ControlTarget {
     private var signalPipe: Int32?
     private let started = Clock.monotonic()
     private var stopping = false
-    /// The emergency-stop gesture, fed every frame (`host.onFrame`).
-    private let emergency = EmergencyWatch()
+    /// The emergency-stop gesture: the frame chain's watch (`FrameChain`, `DaemonLive`), fed
+    /// every frame before the host, paused or not.
+    public let emergency = EmergencyWatch()
     /// The live proxy (`--proxy`): its devices in `ctl status`, and pause hands the desktop
     /// its pads through it (every frame passed, nothing ungrabbed mid-touch).
     public weak var proxy: ProxyControl?
-
-    /// The gesture where the frame observer reaches it without the service: every frame costs
-    /// neither a weak reference's load nor an exclusivity check (the service is taken only
-    /// when the gesture fires). Used on the host's thread only.
-    final class EmergencyWatch {
-        @exclusivity(unchecked) var gesture = EmergencyGesture()
-    }
 
     /// Takes the socket: throws `ControlSocketBusy` (a real failure: exit 1) when another daemon
     /// holds it; a socket that cannot be made is a warning, and the daemon runs without it.
@@ -60,8 +54,8 @@ public final class DaemonService: ControlTarget {
         host.router.diagnostics = { line in
             StandardError.line(JournalStream.format(line, priority: LogPriority.of(line), journal: journal))
         }
-        host.onFrame = { [emergency, weak self] frame in
-            guard emergency.gesture.observe(frame), let self else { return }
+        emergency.fired = { [weak self] in
+            guard let self else { return }
             self.host.router.diagnostic(nil, "emergency-stop gesture (five fingers held still for 3 s)")
             if self.host.isPaused { self.controlResume() } else { self.controlPause() }
         }
@@ -75,17 +69,10 @@ public final class DaemonService: ControlTarget {
         }
     }
 
-    /// Joins the input's one wait: the socket and its clients, the signal pipe; gives each
-    /// device a flight recorder ring.
+    /// Joins the input's one wait: the socket and its clients, the signal pipe. (The devices'
+    /// flight recorder rings are the set's `recording`, given when the input opens: `DaemonLive`.)
     public func attach(to device: LiveDeviceSet) {
         self.device = device
-        recorder.attach(to: device)
-        let previous = device.diagnostics
-        device.diagnostics = { [weak self] line in
-            previous?(line)
-            // A device opened (hotplug): it gets its ring.
-            if let self, let device = self.device { self.recorder.attach(to: device) }
-        }
         server?.onDescriptorsChanged = { [weak self] in self?.syncWatches() }
         syncWatches()
         if let fd = ServiceSignals.install() {

@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionPluginHost
 
 /// The emergency stop's touch gesture: five fingers held still for 3 s — nothing anyone does by
 /// accident. It fires at the first frame once they have been down and still that long (a still
@@ -101,5 +102,21 @@ public struct EmergencyGesture {
         } else if let i = index(of: id) {
             few.remove(at: i)
         }
+    }
+}
+
+/// The emergency gesture as a stage of the frame chain (`FrameChain.watch`): every frame, paused
+/// or not, before the host. The gesture is held here, where the chain reaches it without the
+/// service: a frame costs neither a weak reference's load nor an exclusivity check; `fired`
+/// (the service's pause or resume) is called only when the gesture fires. Host's thread only.
+public final class EmergencyWatch: FrameWatch {
+    @exclusivity(unchecked) var gesture = EmergencyGesture()
+    /// What the gesture does (`DaemonService`: pause, or resume when paused).
+    var fired: (() -> Void)?
+
+    public init() {}
+
+    public func observe(_ frame: Frame) {
+        if gesture.observe(frame) { fired?() }
     }
 }

@@ -1,6 +1,6 @@
 import MotionClone
 import MotionControl
-import MotionHost
+import MotionPluginHost
 import MotionJSON
 import MotionProxy
 
@@ -19,12 +19,6 @@ public protocol ProxyControl: AnyObject {
 }
 
 extension ProxyDeviceStatus {
-    /// A device's status as its lane's arbiter has it (read under the lane's lock).
-    public init(node: String, name: String, clone: String?, grabbed: Bool, lane: ProxyLane) {
-        let stalls = lane.stalls
-        self = lane.with { ProxyDeviceStatus(node: node, name: name, clone: clone, grabbed: grabbed, arbiter: $0, stalls: stalls) }
-    }
-
     /// A device's status as its arbiter has it (on the thread that uses the arbiter).
     public init(node: String, name: String, clone: String?, grabbed: Bool, arbiter a: TouchArbiter, stalls: Int = 0) {
         // Every reason ended, the touch under way still passing to its end: "until the touch ends".

@@ -62,7 +62,7 @@ public struct HostStallWatch: Sendable {
     }
 }
 
-/// A proxied device's side of a stall (`ProxyLane`): told, on the drain's thread while the host is
+/// A proxied device's side of a stall (`LiveProxy.Device`): told, on the drain's thread while the host is
 /// stalled, every event the drain read from the device, in order, to pass to the clone at once;
 /// then that the host is back. Set on the device's reader (`LiveEventReader.stallPass`).
 public protocol StallPassThrough: AnyObject {

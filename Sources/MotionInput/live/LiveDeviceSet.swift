@@ -45,6 +45,12 @@ public final class LiveDeviceSet {
     /// that leaves, after its last frame was handed over (`--proxy` makes and ends clones here).
     public var memberAdded: ((Member) -> Void)?
     public var memberRemoved: ((Member) -> Void)?
+    /// The raw input's recording (the flight recorder): every device, present and joining
+    /// later, reads into the ring it hands out, before the device's first frame is delivered
+    /// (nil: nothing recorded).
+    public var recording: RawRecording? {
+        didSet { for member in members { record(member) } }
+    }
     public let selectors: [DeviceSelector]
     /// Told when devices come and go, and about dropped events.
     public var diagnostics: ((String) -> Void)?
@@ -167,12 +173,18 @@ public final class LiveDeviceSet {
         // nothing in it (and copies nothing) unless an id or the time line must change.
         device.pointerDevice = member.tag
         members.append(member)
+        record(member)
         loop.sourceChanged()
         memberAdded?(member)
         // Said once a device: thresholds in millimetres would silently be device units.
         if let note = options.rawUnitsNote(for: d), rawUnitsSaid.insert(node).inserted {
             diagnostics?("motionscript: \(node): \(note)")
         }
+    }
+
+    /// Gives `member`'s reader its ring (`recording`), or none.
+    private func record(_ member: Member) {
+        member.device.reader.recorder = recording?.ring(for: member)
     }
 
     /// The devices whose raw units were said (`add`).

@@ -64,7 +64,7 @@ public final class LiveEventReader {
     /// The most a backlog holds: 8,192 events, a second or more of a touchpad with every finger down.
     static let backlogCapacity = InputEventRecord.rawSize * 8192
     /// Told the events the drain reads while the host is stalled (`--proxy`: the device's
-    /// `ProxyLane`, which passes them to the clone). Set while the host holds the drain's lock
+    /// `LiveProxy.Device`, which passes them to the clone). Set while the host holds the drain's lock
     /// (before the first `nextFrame`, or inside it).
     public var stallPass: StallPassThrough?
     /// Backlog bytes before this offset were told to `stallPass`.

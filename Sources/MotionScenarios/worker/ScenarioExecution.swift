@@ -1,5 +1,5 @@
 import MotionGestures
-import MotionHost
+import MotionPluginHost
 import MotionInput
 import MotionLua
 #if canImport(Glibc)
@@ -50,12 +50,12 @@ enum ScenarioExecution {
         let input = try ScenarioSurface.options(for: job.script, base: job.input)
         let app = try ScenarioSurface.app(for: job.script) ?? (job.app.isEmpty ? nil : job.app)
         let proxyFrom = try ScenarioSurface.proxy(for: job.script)
-        let source = try Runner.openEvents(path: job.events, options: input)
+        let source = try Replay.openEvents(path: job.events, options: input)
         let output = CappedOutput(maxLines: job.maxOutputLines, maxBytes: job.maxOutputBytes, send: send)
         let runtime = try makeRuntime(for: job, output: output)
         defer { runtime.close() }
         defer { if runtime.appsMetUnknownFocus { notes.append(LuaRuntime.unknownFocusNote) } }
-        Runner.setScreen(of: runtime, input, source: source)
+        Replay.setScreen(of: runtime, input, source: source)
         if let app { runtime.fixFocusedApp(AppInfo(id: app)) }
         // Stops Lua code at once (its hook sees the deadline passed) and fails what remains.
         output.onOverflow = { [unowned runtime, unowned output] in
@@ -71,9 +71,9 @@ enum ScenarioExecution {
                 let proxy = try ProxyReplay(source: source, eventsPath: job.events, outputPath: nil, from: proxyFrom,
                                             line: { [unowned output] in output.emit(t: $0, name: "proxy", value: $1) },
                                             consumers: { [unowned runtime] visit in for r in runtime.dispatcher.recognizers { visit(r) } })
-                try Runner.replay(source, to: ProxiedTarget(runtime, proxy: proxy), timeout: job.timeout, deadline: deadline)
+                try Replay.feed(source, to: ProxiedTarget(runtime, proxy: proxy), timeout: job.timeout, deadline: deadline)
             } else {
-                try Runner.feed(source, to: runtime, timeout: job.timeout, deadline: deadline)
+                try Replay.feed(source, to: runtime, timeout: job.timeout, deadline: deadline)
             }
         } catch is ScriptError where output.overflowed {
             throw OutputOverflow(message: "\(job.script): \(output.overflowReason)")

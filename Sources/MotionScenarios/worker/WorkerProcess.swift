@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import MotionHost
+import MotionPluginHost
 
 /// The batch's handle on one worker process: started in a process group of its own, so that a
 /// scenario's child processes (`sleep` under os.execute) are killed with it.
