@@ -3,8 +3,11 @@ import PackageDescription
 
 // The per-event path crosses module boundaries (streams ← gestures ← Lua; the generic core is
 // @inlinable so it specializes where used, under the flags of the target using it). Exclusivity
-// checks stay in debug builds, where the tests run. (-cross-module-optimization was faster but
-// left stale code in incremental builds.)
+// checks stay in debug builds, where the tests run: they check what the release build relies on,
+// that the per-frame state is used on the host's thread only and no access to it is held across a
+// call that may use it again (no `@exclusivity(unchecked)` per property; a module built with the
+// checks keeps such state in one holder, MotionDaemon's HostThreadState). (-cross-module-
+// optimization was faster but left stale code in incremental builds.)
 let hotPath: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
@@ -62,7 +65,7 @@ let package = Package(
         // Pointer model, elements, recognizers, gesture sources and operators.
         .target(name: "MotionGestures", dependencies: ["MotionStreams"], swiftSettings: libraryHotPath),
         // Event-file decoders and live devices, producing pointer frames.
-        .target(name: "MotionInput", dependencies: ["MotionDiagnostics", "MotionGestures", "MotionJSON", "CLinux"], swiftSettings: hotPath),
+        .target(name: "MotionInput", dependencies: ["MotionDiagnostics", "MotionGestures", "MotionStreams", "MotionJSON", "CLinux"], swiftSettings: hotPath),
         // The proxy's decisions (which frames of a touch the desktop's clone of the device gets,
         // which are held, which consumed) and the clone's identity: pure, no I/O, time injected.
         .target(name: "MotionProxy", dependencies: ["MotionInput", "MotionGestures"], swiftSettings: hotPath),

@@ -168,7 +168,7 @@ public final class LuaRuntime {
     @inlinable public var deadline: Double { deadlineSlot.pointee }
     /// Where `deadline` is kept: in the state until `close`, then a zero of its own (the state's
     /// block is freed with it). Set in `init` and `close` only, on the runtime's thread.
-    @exclusivity(unchecked) @usableFromInline var deadlineSlot: UnsafePointer<Double>
+    @usableFromInline var deadlineSlot: UnsafePointer<Double>
     /// A zero, never written: what a closed runtime's `deadlineSlot` points to.
     nonisolated(unsafe) private static let noDeadline: UnsafePointer<Double> = {
         let slot = UnsafeMutablePointer<Double>.allocate(capacity: 1)
@@ -382,8 +382,8 @@ public final class LuaRuntime {
     private func settle(before t: Double) {
         // Usually nothing is due before the frame: no loop to set up (a daemon settles every
         // plugin for every frame).
-        // (Through an unretained reference: the dispatcher holds its clock for the runtime's
-        // life, and a retain and a release around this one look cost as much as the look.)
+        // (Through an unretained reference, whose owner is the dispatcher: it holds its clock
+        // for the runtime's life.)
         guard pendingError == nil,
               Unretained(dispatcher.clock).with({ $0.hasActionDue(before: t) })
         else { return }

@@ -87,7 +87,7 @@ public enum Runner {
         loop.output = lines
         if options.proxy { input.startProxy(consumers: host.eachRecognizer, diagnostics: diagnostics) }
         // Each frame through the proxy (when there is one) to the script (`FrameChain`).
-        let reason = try loop.run(input.chain(to: script))
+        let reason = try loop.runScript(input.chain(to: script))
         return LiveResult(reason: reason, callbackErrors: host.callbackErrors)
     }
 }

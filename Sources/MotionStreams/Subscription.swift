@@ -3,7 +3,7 @@
 /// Every operator keeps the subscriptions it makes in its disconnect closure, and a Lua script's
 /// subscriptions are kept by its runtime until unsubscribed or the script ends, whether or not
 /// the script keeps a reference (docs/reference.md, "The Swift libraries"): so only a subscription dropped
-/// by Swift code is ended early, where it used to stay connected, and leak, for ever.
+/// by Swift code is ended early; none stays connected, and leaks, once nobody holds it.
 public final class Subscription {
     @usableFromInline var disconnect: (() -> Void)?
 

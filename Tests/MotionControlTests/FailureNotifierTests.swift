@@ -15,8 +15,9 @@ final class FailureNotifierTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // Each call writes a file of its own: calls run concurrently.
-        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s|' \"$a\"; done > \"\(dir)/call-$$\"\n"
+        // Each call writes a file of its own (calls run concurrently), whole: written aside and
+        // renamed, so a call read while its shell is between two arguments is not taken as done.
+        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s|' \"$a\"; done > \"\(dir)/part-$$\" && mv \"\(dir)/part-$$\" \"\(dir)/call-$$\"\n"
             .write(toFile: dir + "/notify-send", atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(dir + "/notify-send", 0o755), 0)
         nonisolated(unsafe) var t = 100.0

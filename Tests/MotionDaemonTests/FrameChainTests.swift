@@ -70,8 +70,12 @@ private final class FrameList: LiveFrameSource {
                                 Self.fiveDown(4, first: 11), Self.move(7, id: 11, x: 110), Self.fiveUp(8, first: 11)])
         #expect(try HostLoop.runLive(source, host: host, watcher: nil, chain: FrameChain(watch: service.emergency, target: host)) == "end of input")
         #expect(host.lines.filter { $0.contains(#""status":"#) && !$0.contains(#""plugin":"#) } == [#"{"t":3,"status":"paused"}"#, #"{"t":7,"status":"resumed"}"#])
-        // Resumed before the frame at 7 s goes on: the plugins see it (and the lift after).
+        // Paused at 3 s: the plugins' five fingers are cancelled. Resumed before the frame at 7 s
+        // goes on: the five fingers down then go down for them, and they see that frame (and
+        // the lift after).
         #expect(Self.seen(host, "a") == ["0 down", "0 down", "0 down", "0 down", "0 down", "1 move",
+                                         "3 cancel", "3 cancel", "3 cancel", "3 cancel", "3 cancel",
+                                         "7 down", "7 down", "7 down", "7 down", "7 down",
                                          "7 move", "8 up", "8 up", "8 up", "8 up", "8 up"])
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import MotionDaemon
 import MotionGestures
-import MotionPluginHost
+@testable import MotionPluginHost
 import MotionInput
 
 /// Live input from a list of frames, its clock injected; past the list, a wait without a limit

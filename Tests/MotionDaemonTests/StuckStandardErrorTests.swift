@@ -2,7 +2,7 @@ import MotionTestSupport
 import Foundation
 import Testing
 @testable import MotionDaemon
-import MotionPluginHost
+@testable import MotionPluginHost
 
 /// A live daemon's stderr is a queue written by a thread of its own: a reader that stopped
 /// reading (a full pipe) loses diagnostic lines, counted, never the plugins' frames.

@@ -1,5 +1,5 @@
 import Foundation
-import MotionPluginHost
+@testable import MotionPluginHost
 import MotionRun
 import MotionLua
 import Synchronization

@@ -8,14 +8,14 @@ import MotionPluginHost
 public final class ConfigWatcher {
     public let folder: ConfigFolder
     public let watcher: FileWatcher
-    public var quiet: Double { burst.seconds }
-    // Asked after every step of the live loop (`hasPending`) on the host's thread only, never
-    // passed inout: no dynamic exclusivity check (some 75 instructions an access).
-    @exclusivity(unchecked) private var burst: QuietTime
+    public var quiet: Double { burst.value.seconds }
+    /// Asked after every step of the live loop (`hasPending`), on the host's thread only
+    /// (`HostThreadState`).
+    private let burst: HostThreadState<QuietTime>
 
     public init(folder: ConfigFolder, quiet: Double = QuietTime.standard) throws {
         self.folder = folder
-        burst = QuietTime(seconds: quiet)
+        burst = HostThreadState(QuietTime(seconds: quiet))
         watcher = try FileWatcher()
         watcher.setFiles([], directories: [folder.path])
     }
@@ -30,16 +30,16 @@ public final class ConfigWatcher {
 
     /// Reads what changed (never waits).
     public func read(now: Double) {
-        if case .changed(let files) = watcher.wait(debounce: 0, timeout: 0) { burst.note(files, now: now) }
+        if case .changed(let files) = watcher.wait(debounce: 0, timeout: 0) { burst.value.note(files, now: now) }
     }
 
     /// The changed files once a burst is over (nil: nothing to act on yet); reads nothing, so a
     /// frame costs no system call here. `now`: monotonic seconds.
-    public func take(now: Double) -> [String]? { burst.take(now: now) }
+    public func take(now: Double) -> [String]? { burst.value.take(now: now) }
 
     /// True while changes wait for their quiet time (the host then reads the clock).
-    public var hasPending: Bool { burst.hasPending }
+    public var hasPending: Bool { burst.value.hasPending }
 
     /// Seconds until a pending batch is due (nil: none pending): the longest the host may wait.
-    public func dueIn(now: Double) -> Double? { burst.dueIn(now: now) }
+    public func dueIn(now: Double) -> Double? { burst.value.dueIn(now: now) }
 }

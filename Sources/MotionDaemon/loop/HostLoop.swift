@@ -71,8 +71,8 @@ public enum HostLoop {
         defer { reloads?.close() }
         reloads?.attach(to: loop)
         // A failed write stops the host (`PluginHost.stopReason`): the loop ends at the next step.
-        // The loop is given the question when the host stops (asked after every step, it cost
-        // a call and a retain per step).
+        // The loop is given the question when the host stops, so a step asks nothing of the
+        // host while it runs.
         let stopped = { [unowned loop, unowned host] in loop.stopReason = { host.stopReason } }
         host.onStop = stopped
         defer { host.onStop = nil }

@@ -107,16 +107,17 @@ public struct EmergencyGesture {
 
 /// The emergency gesture as a stage of the frame chain (`FrameChain.watch`): every frame, paused
 /// or not, before the host. The gesture is held here, where the chain reaches it without the
-/// service: a frame costs neither a weak reference's load nor an exclusivity check; `fired`
-/// (the service's pause or resume) is called only when the gesture fires. Host's thread only.
+/// service: a frame loads no weak reference; `fired` (the service's pause or resume) is called
+/// only when the gesture fires, after the gesture's access ended. Host's thread only
+/// (`HostThreadState`: the gesture calls out to nothing while it observes).
 public final class EmergencyWatch: FrameWatch {
-    @exclusivity(unchecked) var gesture = EmergencyGesture()
+    let gesture = HostThreadState(EmergencyGesture())
     /// What the gesture does (`DaemonService`: pause, or resume when paused).
     var fired: (() -> Void)?
 
     public init() {}
 
     public func observe(_ frame: Frame) {
-        if gesture.observe(frame) { fired?() }
+        if gesture.value.observe(frame) { fired?() }
     }
 }

@@ -64,10 +64,10 @@ final class InputDrain: @unchecked Sendable {
     /// Set under `lock` when a drain took bytes; the host's thread clears it once every backlog
     /// is taken. Read by the host per `nextFrame` (it holds `lock` then).
     private(set) var hasBacklog = false
-    /// Drains that took bytes, and drains that found a backlog full (for tests and diagnostics).
+    /// Drains that took bytes: read by tests only (`HostStallTests`, `BusyHostTests`), the one
+    /// trace of the thread's work.
     private(set) var drains = 0
-    private(set) var fullBacklogs = 0
-    /// Stalls seen (for tests and diagnostics).
+    /// Stalls seen: read by tests only (`HostStallTests`).
     private(set) var stalls = 0
 
     /// Turns looks into verdicts (this thread's, or a test's calling `look(at:)`).
@@ -264,7 +264,6 @@ final class InputDrain: @unchecked Sendable {
             case .took: took = true
             case .full:
                 took = true
-                fullBacklogs += 1
                 full = true
             case .nothing: break
             }
@@ -281,6 +280,14 @@ final class InputDrain: @unchecked Sendable {
         pthread_mutex_lock(lock)
         drainAll()
         pthread_mutex_unlock(lock)
+    }
+
+    /// For tests: `drains` once a drain under way ended (the writer of a test's pipe can finish
+    /// while the drain that made room for it is still counting it).
+    var drainsEnded: Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return drains
     }
 
     /// For tests: whether the thread's looks are armed.

@@ -3,6 +3,7 @@ import CLinux
 import Glibc
 #endif
 import MotionGestures
+import MotionStreams
 
 /// Several live devices read as one input (`--device` repeated; the daemon's input hub): paths,
 /// and selectors (`touchpad`, `touchscreen`, `mouse`, `name=GLOB`) matched against the devices
@@ -375,9 +376,9 @@ public final class LiveDeviceSet {
 
     /// One read of a device the wait said is ready, and the frames it completes.
     private func read(member i: Int) throws {
-        // Without reference counting: the member holds both while they are used.
-        let result = try Unmanaged.passUnretained(members[i].device)._withUnsafeGuaranteedRef { device in
-            try Unmanaged.passUnretained(members[i].queue)._withUnsafeGuaranteedRef { queue in
+        // Without reference counting: the member (`Unretained`'s owner) holds both while they are used.
+        let result = try Unretained(members[i].device).with { device in
+            try Unretained(members[i].queue).with { queue in
                 try device.read(into: queue)
             }
         }

@@ -78,8 +78,8 @@ struct TimeLimit {
 
     /// A call ended: the clock read (returned for the next call). The state's deadline stays
     /// until the next call sets its own: between calls no Lua code of the plugin runs (its
-    /// finalizers run inside calls; closing its state runs none), and clearing it cost a second
-    /// deadline set per call.
+    /// finalizers run inside calls; closing its state runs none), so a call sets its deadline
+    /// once, and only when it differs (`begin`).
     @inline(__always)
     func end(clock: (() -> Double)?) -> Double {
         let end = now(clock)

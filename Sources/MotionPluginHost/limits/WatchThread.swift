@@ -82,18 +82,19 @@ public final class WatchThread: @unchecked Sendable {
     /// the call and goes on watching it.
     private let watching = Atomic<Bool>(false)
 
-    /// The kernel's id of the thread, once it runs (nil before): for tests.
-    public var threadID: pid_t? { locked { kernelThreadID } }
+    /// Test seam, not API: the kernel's id of the thread, once it runs (nil before).
+    var threadID: pid_t? { locked { kernelThreadID } }
 
     /// Whether the thread was started (false: no timer or no thread; nothing is watched).
     public private(set) var isRunning = false
 
-    /// How many times the thread's timer was set by an arm so far: a test of the rule above.
-    public var signals: Int { locked { signalCount } }
+    /// Test seam, not API: how many times an arm set the thread's timer so far, the system
+    /// calls the rule above keeps off the per-frame path (`WatchdogStateTests`).
+    var signals: Int { locked { signalCount } }
 
-    /// When the thread will wake by itself (monotonic seconds; nil: only once armed): what
-    /// an idle host must see nil (`quiesce`).
-    public var nextLook: Double? { locked { waitingUntil.isFinite ? waitingUntil : nil } }
+    /// Test seam, not API: when the thread will wake by itself (monotonic seconds; nil: only
+    /// once armed), what an idle host must see nil (`quiesce`).
+    var nextLook: Double? { locked { waitingUntil.isFinite ? waitingUntil : nil } }
 
     /// A thread for calls (`armCalls`, `watchCalls`), whose `calls` say what runs.
     public init(grace: Double, calls: Calls) {

@@ -36,8 +36,8 @@ public final class Watchdog: Sendable {
     public let grace: Double
     /// Nil: `run` without a time limit (nothing is watched).
     private let thread: WatchThread?
-    /// `thread`, held by it: each call arms the watch without a retain and a release of the
-    /// thread (binding the optional `thread` per call cost both, per plugin per frame).
+    /// `thread`, held by it (`Unretained`'s owner, for the watchdog's life): each call into a
+    /// plugin arms the watch without a retain and a release of the thread.
     nonisolated(unsafe) private let threadRef: Unretained<WatchThread>?
     private let board: WatchBoard
     /// `run`'s stretches (`arm(stopping:)`): a slot of their own.
@@ -92,17 +92,17 @@ public final class Watchdog: Sendable {
 
     deinit { thread?.end() }
 
-    /// The kernel's id of the watchdog's thread (its /proc/self/task entry), once it runs: for
-    /// tests, which look for that one thread rather than count a process's threads.
-    public var threadID: pid_t? { thread?.threadID }
+    /// Test seam, not API: the kernel's id of the watchdog's thread (its /proc/self/task
+    /// entry), once it runs; tests look for that one thread rather than count a process's.
+    var threadID: pid_t? { thread?.threadID }
 
     /// Whether its thread runs, and so stops a state at the limit of each call or stretch: a
     /// host that arms it for every call of a state marks the state watched
     /// (`LuaRuntime.isWatched`), whose Lua code then runs with no hook.
     public var stopsStates: Bool { thread?.isRunning ?? false }
 
-    /// When the thread will wake by itself (nil: not before a call arms it): for tests.
-    public var nextLook: Double? { thread?.nextLook }
+    /// Test seam, not API: when the thread will wake by itself (nil: not before a call arms it).
+    var nextLook: Double? { thread?.nextLook }
 
     // MARK: `run`'s stretches
 

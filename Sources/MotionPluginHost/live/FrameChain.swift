@@ -35,7 +35,7 @@ public final class FrameChain<Target: LiveTarget>: LiveTarget {
         self.target = target
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func handle(_ frame: Frame) throws {
         watch?.observe(frame)
         guard let proxy else { return try target.handle(frame) }
@@ -44,18 +44,18 @@ public final class FrameChain<Target: LiveTarget>: LiveTarget {
         try target.handle(frame)
     }
 
-    public var nextDueTime: Double? { target.nextDueTime }
+    @inlinable public var nextDueTime: Double? { target.nextDueTime }
 
     /// What fell due runs in the host, then the proxy decides what waited on it.
-    public func advance(to t: Double) throws {
+    @inlinable public func advance(to t: Double) throws {
         try target.advance(to: t)
         proxy?.advanced(to: t)
     }
 
-    public func willWaitIdle() { target.willWaitIdle() }
+    @inlinable public func willWaitIdle() { target.willWaitIdle() }
 
     /// The end of input: the host settles, then every clone lifts what it holds and goes.
-    public func finish() throws {
+    @inlinable public func finish() throws {
         try target.finish()
         proxy?.close()
     }

@@ -1,6 +1,7 @@
 import MotionGestures
 import MotionInput
 import MotionLua
+import MotionStreams
 
 /// What a live loop feeds: the plugin host — `run`'s one script (`OneScript`, also under
 /// `--watch`) or the daemon's plugins.
@@ -90,7 +91,7 @@ public final class LiveLoop {
     /// errors to themselves: its target throws none.)
     public var onError: ((_ error: ScriptError, _ atEnd: Bool) -> String?)?
     /// The last step handled a frame (no `willWaitIdle` before the next wait).
-    private var afterFrame = false
+    @usableFromInline var afterFrame = false
 
     public init(device: LiveFrameSource) {
         self.device = device
@@ -100,7 +101,7 @@ public final class LiveLoop {
     /// takes) for a frame or the next due time.
     /// (Generic, so that `run`'s one target is called directly, not through its witness table;
     /// inlined into `run`, which calls it per frame.)
-    @inline(__always)
+    @inlinable @inline(__always)
     public func step<Target: LiveTarget>(_ target: Target, maxWait: Double? = nil) throws -> Step {
         // Read once: nothing changes them before the wait (each walks the recognizers or the devices).
         let due = target.nextDueTime
@@ -156,10 +157,12 @@ public final class LiveLoop {
     /// calls them without a retain and a release of their contexts. `reloads` and `stopReason`
     /// are read at every step: the daemon sets them while the loop runs (a change in the config
     /// folder, the host stopping).
+    @inlinable
     public func run<Target: LiveTarget>(_ target: Target) throws -> String {
         let afterStep = self.afterStep, output = self.output
-        // Held by `output` (used at the end): each step's flush without a retain and a release.
-        let flushed = output.map { Unmanaged.passUnretained($0) }
+        // Held by `output` (`Unretained`'s owner, used at the end): each step's flush without a
+        // retain and a release.
+        let flushed = output.map(Unretained.init)
         defer {
             try? afterStep?()
             output?.flush()
@@ -182,7 +185,7 @@ public final class LiveLoop {
                 return reason
             }
             try afterStep?()
-            flushed?._withUnsafeGuaranteedRef { $0.flush() }
+            flushed?.with { $0.flush() }
             try self.reloads?.poll()
         }
     }

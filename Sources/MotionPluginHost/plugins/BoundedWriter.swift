@@ -78,12 +78,14 @@ public final class BoundedWriter: @unchecked Sendable {
         if state.withLock({ !$0.pending.isEmpty }) { signal() }
     }
 
-    /// Batches the writer thread has taken to write so far: for tests, which wait for it to
-    /// hold one (blocked on a full pipe) before they count what fits behind it.
-    public var batchesTaken: Int { state.withLock { $0.batchesTaken } }
+    /// Test seam, not API: batches the writer thread has taken to write so far. Tests wait for
+    /// it to hold one (blocked on a full pipe) before they count what fits behind it; nothing
+    /// outside the thread shows that moment.
+    var batchesTaken: Int { state.withLock { $0.batchesTaken } }
 
-    /// Wake-ups sent to the writer thread so far: for tests.
-    public var wakeUps: Int { ready.lock(); defer { ready.unlock() }; return signals }
+    /// Test seam, not API: wake-ups sent to the writer thread so far (`LiveCostTests`: a frame
+    /// that prints nothing wakes nobody; a futex wake leaves no other trace in the process).
+    var wakeUps: Int { ready.lock(); defer { ready.unlock() }; return signals }
     private var signals = 0
 
     /// Writes what is queued and ends the thread; later lines are dropped. A reader that

@@ -27,7 +27,7 @@ public final class Plugin {
     private let endsRun: Bool
     private let accountsTime: Bool
     /// Under `run`'s policy: the error that stopped the script (the run ends with it).
-    @exclusivity(unchecked) var scriptFailure: ScriptError?
+    var scriptFailure: ScriptError?
     /// `run`'s script on live input: told of each callback error (which switched that callback
     /// off), with the input time it happened at. Nil (a file): the first error stops the script.
     var onScriptCallbackError: ((ScriptError, Double) -> Void)? {
@@ -40,16 +40,15 @@ public final class Plugin {
     }
     /// Under `run`'s policy on live input: the callback errors the script survived.
     var callbackErrors = 0
-    // Invariant of the properties a call into the plugin reads or writes (`begin`, `end`): they
-    // are used on the host's thread only and never passed inout, so no two accesses overlap and
-    // Swift's dynamic exclusivity check (a thread-local lookup per access) is off for them.
-    @exclusivity(unchecked) public private(set) var state: PluginState = .failed {
+    // What a call into the plugin reads and writes (`begin`, `end`) is used on the host's thread
+    // only, and no access to it is held across the call into Lua. The release build checks no
+    // access (`PluginHost`); debug builds, where the tests run, do.
+    public private(set) var state: PluginState = .failed {
         didSet { running = state == .running ? pipeline.runtime : nil }
     }
-    /// The pipeline's runtime while the plugin runs (nil otherwise), kept here: it is read for
-    /// every call, and read across the module boundary (`pipeline.runtime`) it cost a dynamic
-    /// exclusivity check each time. Set with `state`, cleared by `closePipeline`.
-    @exclusivity(unchecked) private var running: LuaRuntime? {
+    /// The pipeline's runtime while the plugin runs (nil otherwise): what every call reads, beside
+    /// `state`. Set with `state`, cleared by `closePipeline`.
+    private var running: LuaRuntime? {
         didSet {
             runningRef = running.map(Unretained.init)
             noteWatch()
@@ -59,12 +58,12 @@ public final class Plugin {
     /// and a release of it per plugin. Set exactly while `running` holds the runtime, and nothing
     /// inside a call clears `running`; a call that failed or asked to disable the plugin, which may close
     /// the runtime, takes a reference of its own first (`settle`).
-    @exclusivity(unchecked) private var runningRef: Unretained<LuaRuntime>?
-    @exclusivity(unchecked) public internal(set) var limits: PluginLimits {
+    private var runningRef: Unretained<LuaRuntime>?
+    public internal(set) var limits: PluginLimits {
         didSet { timeLimit.timeout = limits.timeout }
     }
     /// Each call's deadline, watch word and clock (`TimeLimit`).
-    @exclusivity(unchecked) private var timeLimit = TimeLimit()
+    private var timeLimit = TimeLimit()
     /// Errors of the version running (reset when a new version loads), and of the versions
     /// that failed to replace it since.
     public private(set) var errorCount = 0
@@ -73,8 +72,8 @@ public final class Plugin {
     private var recentErrors: [Double] = []
     /// Set by a callback error that crossed the policy's line, acted on after the call returns
     /// (a state is not closed from inside its own callback).
-    @exclusivity(unchecked) private var disableRequested: String?
-    @exclusivity(unchecked) public private(set) var busySeconds = 0.0
+    private var disableRequested: String?
+    public private(set) var busySeconds = 0.0
     /// Stops a call at its limit and ends the process when one hangs outside Lua (`Watchdog`:
     /// the daemon's records the culprit). `watchSlot`: this plugin's place in it.
     var watchdog: Watchdog? {
@@ -102,7 +101,7 @@ public final class Plugin {
     }
     private var watchSlot: Int?
     /// The host's clock, read when a call ends (`PluginHost.clock`; nil: `TimeLimit.now`).
-    @exclusivity(unchecked) var clock: (() -> Double)?
+    var clock: (() -> Double)?
     /// The plugin that hung the daemon last time, if any (`HangRecord`).
     var hangRecord: HangRecord?
     /// The file's identity when it was last read (what the hang record names).

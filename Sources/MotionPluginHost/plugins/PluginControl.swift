@@ -56,17 +56,25 @@ extension PluginHost: PluginControl {
 
     public func pause() {
         guard !isPaused else { return }
+        let t = now
+        // The plugins' fingers end here (their gestures cancelled), then what they hold goes up;
+        // the fingers down stay tracked for `resume`. A lift while paused reaches no plugin: a
+        // finger not cancelled here would stay down for them after the resume.
+        handOver(pointers.all, as: .cancel, at: t)
         isPaused = true
-        // What the plugins hold goes up now; the fingers down stay tracked for `resume`.
         for plugin in plugins { plugin.runtime?.releaseHeld() }
-        router.daemonState(t: now, "paused")
+        router.daemonState(t: t, "paused")
         router.flush()
     }
 
     public func resume() {
         guard isPaused else { return }
         isPaused = false
-        router.daemonState(t: now, "resumed")
+        let t = now
+        router.daemonState(t: t, "resumed")
+        // The fingers on the device now go down for the plugins where they are, as a new
+        // version gets them at a reload.
+        handOver(pointers.all, as: .down, at: t)
         router.flush()
     }
 

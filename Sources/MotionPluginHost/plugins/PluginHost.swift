@@ -22,23 +22,25 @@ public final class PluginHost: LiveTarget {
     public var defaults: PluginLimits
     /// What every plugin's pipeline starts from: input options, the shared action host.
     let options: RunOptions
-    // The properties marked `@exclusivity(unchecked)` are read per frame and used on the host's
-    // thread only, never passed inout (see `Plugin`).
+    // Used on the host's thread only, and no access is held across a call into a plugin. This
+    // module is built without exclusivity checks in release (Package.swift's `hotPath`), so a
+    // frame's accesses are plain loads and stores there; debug builds, where the tests run,
+    // check that no two accesses overlap.
     /// Loaded plugins (running, failed or disabled), in name order.
-    @exclusivity(unchecked) public private(set) var plugins: [Plugin] = [] {
+    public private(set) var plugins: [Plugin] = [] {
         didSet { reached = plugins.map(Unretained.init) }
     }
     /// The same plugins, held by `plugins` (`Unretained`'s owner): a frame reaches each without
     /// a retain and a release of it (as `PointerDispatcher.reached`).
-    @exclusivity(unchecked) private var reached: [Unretained<Plugin>] = []
+    private var reached: [Unretained<Plugin>] = []
     /// Input time now: the last frame's, or what time advanced to.
-    @exclusivity(unchecked) public private(set) var time = 0.0
+    public private(set) var time = 0.0
     /// Live input: the input time on the device's clock (a plugin loaded later starts there).
     public var inputTimeNow: (() -> Double?)?
     /// The live device, whose description sizes `motion.screen` for `--surface mm`.
     public var screenSource: AnyObject?
     /// `pause()`: frames reach no plugin.
-    @exclusivity(unchecked) public internal(set) var isPaused = false
+    public internal(set) var isPaused = false
     /// Ends the process when a plugin hangs outside Lua, recording it (nil: no watchdog).
     public var watchdog: Watchdog? {
         didSet {
@@ -51,10 +53,10 @@ public final class PluginHost: LiveTarget {
     let pointers = PointersDown()
     /// The shortest time limit of the plugins (0: none has one): how long a call runs at least
     /// before the watchdog looks (see `Watchdog.enterCall`).
-    @exclusivity(unchecked) private var shortestTimeout = 0.0
+    private var shortestTimeout = 0.0
     /// The host's clock (monotonic seconds): read once before a frame's first call and once
     /// after each call. Nil: `TimeLimit.now` (tests inject one).
-    @exclusivity(unchecked) var clock: (() -> Double)? {
+    var clock: (() -> Double)? {
         didSet { for plugin in plugins { plugin.clock = clock } }
     }
     /// `TimeLimit.resolution`, kept here: read for every frame.
@@ -78,7 +80,7 @@ public final class PluginHost: LiveTarget {
     /// The focused application last reported (a provider's change or an event file's app line);
     /// nil: none yet. A plugin loaded later starts from it. Unused with `--app` (`options.app`),
     /// which every plugin's pipeline fixes itself.
-    @exclusivity(unchecked) public private(set) var focusedApp: AppInfo??
+    public private(set) var focusedApp: AppInfo??
 
     /// How its plugins are treated: the daemon's or `run`'s.
     public let policy: HostPolicy
@@ -95,11 +97,11 @@ public final class PluginHost: LiveTarget {
 
     /// Whether the fingers down are tracked for the next version a plugin loads (not for `run`
     /// without `--watch`, which loads one version).
-    @exclusivity(unchecked) public var tracksPointers = true
+    public var tracksPointers = true
 
     /// Why the host stopped before its input ended, nil while it runs: its output cannot be
     /// written any more. The loops (`HostLoop`) end at the next frame.
-    @exclusivity(unchecked) public private(set) var stopReason: String?
+    public private(set) var stopReason: String?
 
     /// Called once, on the host's thread, when the host stops (`stopReason` set): a live loop
     /// is told then, rather than asking after every step (`HostLoop.runLive`).
@@ -309,6 +311,20 @@ public final class PluginHost: LiveTarget {
     public func finish() {
         guard !isPaused else { return }
         eachPlugin { plugin, start in plugin.finish(from: start) }
+    }
+
+    /// `pause`/`resume`: `pointers` (the fingers down, each where it was last) given to every
+    /// running plugin in one frame at `t`, each as `phase` (its device kept), under each call's
+    /// time limit. Nothing when no finger is down.
+    func handOver(_ pointers: [PointerEvent], as phase: PointerPhase, at t: Double) {
+        guard !pointers.isEmpty else { return }
+        let frame = Frame(t: t, events: pointers.map {
+            var e = $0
+            e.t = t
+            e.phase = phase
+            return e
+        })
+        eachPlugin { plugin, start in plugin.handle(frame, from: start) }
     }
 
     /// One call into each plugin, in name order, each publishing its plugin and limit to the

@@ -436,12 +436,12 @@ public final class LiveProxy {
     }
 
     @inline(__always)
-    func willHandle(_ frame: Frame) { device(of: frame)?.willHandle(at: frame.t) }
+    @usableFromInline func willHandle(_ frame: Frame) { device(of: frame)?.willHandle(at: frame.t) }
     @inline(__always)
-    func didHandle(_ frame: Frame) { device(of: frame)?.didHandle(at: frame.t) }
+    @usableFromInline func didHandle(_ frame: Frame) { device(of: frame)?.didHandle(at: frame.t) }
 
     /// Input time reached `t` without a frame.
-    func advanced(to t: Double) {
+    @usableFromInline func advanced(to t: Double) {
         for device in devices { device.advanced(at: t) }
     }
 

@@ -15,14 +15,13 @@ public final class ReloadingPipeline {
     /// The run's options; a host may change the limits between loads (a plugin's header).
     public var options: RunOptions
     public let output: MotionOutput
-    // `runtime` and `failure` are read for every frame, by a host feeding many pipelines (the
-    // daemon): used on the host's thread only and never passed inout, they skip Swift's dynamic
-    // exclusivity check (about 75 instructions an access).
+    // `runtime` and `failure` are read before every wait by a host feeding many pipelines (the
+    // daemon), on its thread only (unchecked in release: `PluginHost`).
     /// The version running now (nil until a first version loaded).
-    @exclusivity(unchecked) public private(set) var runtime: LuaRuntime?
+    public private(set) var runtime: LuaRuntime?
     /// The error that stopped the current version while handling a frame; frames are then
     /// dropped until a reload succeeds.
-    @exclusivity(unchecked) public private(set) var failure: ScriptError?
+    public private(set) var failure: ScriptError?
     /// Successful loads, the first included.
     public private(set) var loads = 0
     public private(set) var failedLoads = 0

@@ -120,7 +120,7 @@ public final class WatchSession {
             return report(error) ? "stopped" : nil
         }
         // The time limit bounds each frame's work and each reload, never the wait for input.
-        return try loop.run(chain(OneScript(host, live: true)))
+        return try loop.runScript(chain(OneScript(host, live: true)))
     }
 
     /// A change of the script or a module, its quiet time over: loads the new version between

@@ -1,8 +1,7 @@
-import MotionPluginHost
 import MotionGestures
 import MotionLua
 
-/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Runner.replay`): each
+/// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Replay.feed`; MotionRun drives it): each
 /// call goes through the host as the daemon's do, and the error that stopped the script
 /// (`HostPolicy.Failure.endsRun`) is thrown after the call that met it, ending the run with it
 /// as `run` always has. On live input a stop requested while waiting (Ctrl-C) lets the last
@@ -57,4 +56,13 @@ public final class OneScript: ReplayTarget {
     public var time: Double { script.pipeline.runtime?.time ?? host.time }
     public var scriptPath: String { script.path }
     public func note(_ line: String) { script.pipeline.output.log(line) }
+}
+
+extension LiveLoop {
+    /// `run --device`'s loop (and `run --watch --device`'s), specialized here beside the host it
+    /// feeds: each frame's calls into the host (its due time, the frame, the error it kept) are
+    /// inlined as within one module, where from `run`'s module (MotionRun) they would be calls.
+    public func runScript(_ chain: FrameChain<OneScript>) throws -> String {
+        try run(chain)
+    }
 }
