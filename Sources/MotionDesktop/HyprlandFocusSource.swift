@@ -109,7 +109,8 @@ public final class HyprlandFocusSource: FocusSource {
     }
 
     static func parseActiveWindow(_ reply: [UInt8]) throws -> AppInfo? {
-        guard let object = try? JSONValue.parse(bytes: reply), case .object = object else {
+        // A title that is not UTF-8 reads with U+FFFD, as sway's (SwayFocusSource.focus).
+        guard let object = try? JSONValue.parse(String(decoding: reply, as: UTF8.self)), case .object = object else {
             throw FocusError("Hyprland's activewindow reply is not a JSON object")
         }
         guard let className = object["class"]?.stringValue, !className.isEmpty else { return nil }

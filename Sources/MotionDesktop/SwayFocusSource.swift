@@ -48,7 +48,9 @@ public final class SwayFocusSource: FocusSource {
     /// The focus a message tells, if it tells one: `.some(nil)` for no window focused.
     static func focus(in message: (type: UInt32, payload: [UInt8])) throws -> AppInfo??  {
         guard message.type == SwayIPC.getTree || message.type == SwayIPC.windowEvent else { return nil }
-        guard let object = try? JSONValue.parse(bytes: message.payload), case .object = object else {
+        // A title is whatever bytes the client set (an X11 window's may be Latin-1), and sway
+        // passes them on: a byte that is not UTF-8 reads as U+FFFD, not as a reply refused.
+        guard let object = try? JSONValue.parse(String(decoding: message.payload, as: UTF8.self)), case .object = object else {
             throw FocusError("sway sent JSON that is not an object")
         }
         if message.type == SwayIPC.getTree {

@@ -25,6 +25,10 @@ public enum AppComment {
             }
         } catch let failure as FlatJSON.Failure {
             return .failure(AppCommentError(message: "malformed motionscript comment: \(failure.message)"))
+        } catch let error as JSONSyntaxError {
+            // Counted from the line's start, as a reader of the file counts.
+            let place = JSONSyntaxError(offset: error.offset + prefix.count, reason: error.reason)
+            return .failure(AppCommentError(message: "malformed motionscript comment: not JSON: \(place)"))
         } catch {
             return .failure(AppCommentError(message: "malformed motionscript comment"))
         }

@@ -31,7 +31,7 @@ enum JSONLinesEventLine {
         @inline(__always)
         func byte(_ k: Int) -> UInt8 { k < end ? p[k] : 0 }
 
-        /// JSON's spaces as `FlatJSON` skips them (space, tab, CR).
+        /// JSON's spaces a line can hold (space, tab, CR; a line has no LF).
         @inline(__always)
         mutating func spaces() {
             var k = i
@@ -58,7 +58,8 @@ enum JSONLinesEventLine {
             return true
         }
 
-        /// `-?digits(.digits)?`, at most 19 digits, converted as `FlatJSON` converts plain
+        /// `-?digits(.digits)?` without a leading zero (`01` is not JSON: the general parser says
+        /// so), at most 19 digits, converted as `FlatJSON` converts plain
         /// decimals (the exact mantissa divided by an exact power of ten; at most 15 significant
         /// digits, which for an exact mantissa means below 10^15), and followed by no other number
         /// character (the general parser reads the longest run of them as the number).
@@ -78,7 +79,7 @@ enum JSONLinesEventLine {
                 k += 1
             }
             let whole = k - from
-            guard whole > 0 else { return nil }
+            guard whole > 0, whole == 1 || p[from] != 48 else { return nil }
             var fraction = 0
             if byte(k) == 46 {
                 k += 1

@@ -227,6 +227,8 @@ public final class JSONLinesReader: FrameSource {
             }
         } catch let failure as FlatJSON.Failure {
             throw InputError(file: path, line: line, failure.message)
+        } catch let error as JSONSyntaxError {
+            throw InputError(file: path, line: line, "not JSON: \(error)")
         }
         if isAppLine {
             guard let t else { throw InputError(file: path, line: line, "missing field \"t\"") }

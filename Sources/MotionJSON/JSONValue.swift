@@ -9,25 +9,75 @@ public indirect enum JSONValue: Equatable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public let column: Int
-        public let message: String
-        public var description: String { "column \(column): \(message)" }
-    }
-
     /// Parses one complete JSON text (surrounding white space allowed).
-    public static func parse(_ text: String) throws -> JSONValue {
-        try parse(bytes: Array(text.utf8))
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(JSONSyntaxError) in try parse(buffer: bytes) } }.get()
     }
 
     /// Parses one complete JSON text given as UTF-8 bytes (a socket's reply).
-    public static func parse(bytes: [UInt8]) throws -> JSONValue {
-        var parser = Parser(bytes: bytes)
-        parser.skipSpace()
-        let value = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.at == parser.bytes.count else { throw parser.error("unexpected text after the value") }
-        return value
+    public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer: buffer) }
+    }
+
+    /// The tree of the one value in `buffer`, read by the one grammar (`JSONScanner`), built
+    /// without recursion: the containers open at a time (at most `JSONScanner.maxDepth`) are a
+    /// stack here. A key given twice in one object is an error: the last would win silently
+    /// (an expected file saying two things, a request naming two commands).
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var scanner = JSONScanner(buffer)
+        var open: [Container] = []
+        var root = JSONValue.null
+        var decoded: [UInt8] = []
+        while true {
+            let value: JSONValue
+            switch try scanner.next() {
+            case .objectStart:
+                open.append(Container(isObject: true))
+                continue
+            case .arrayStart:
+                open.append(Container(isObject: false))
+                continue
+            case .key:
+                let key = string(&scanner, &decoded)
+                guard open[open.count - 1].members[key] == nil else {
+                    throw JSONSyntaxError(offset: scanner.start, reason: "duplicate key \"\(key.prefix(40))\"")
+                }
+                open[open.count - 1].key = key
+                continue
+            case .objectEnd: value = .object(open.removeLast().members)
+            case .arrayEnd: value = .array(open.removeLast().items)
+            case .string: value = .string(string(&scanner, &decoded))
+            case .number: value = .number(scanner.number)
+            case .literalTrue: value = .bool(true)
+            case .literalFalse: value = .bool(false)
+            case .null: value = .null
+            case .end: return root
+            }
+            if open.isEmpty {
+                root = value
+            } else if open[open.count - 1].isObject {
+                open[open.count - 1].members[open[open.count - 1].key] = value
+            } else {
+                open[open.count - 1].items.append(value)
+            }
+        }
+    }
+
+    /// The string or key the scanner just read (`decoded`: room for one with escapes).
+    private static func string(_ scanner: inout JSONScanner, _ decoded: inout [UInt8]) -> String {
+        guard scanner.escaped else { return String(decoding: scanner.text, as: UTF8.self) }
+        decoded.removeAll(keepingCapacity: true)
+        scanner.decode(into: &decoded)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// An array or object being read: its items, or its members and the key of the next one.
+    private struct Container {
+        let isObject: Bool
+        var items: [JSONValue] = []
+        var members: [String: JSONValue] = [:]
+        var key = ""
     }
 
     public var description: String {
@@ -38,169 +88,6 @@ public indirect enum JSONValue: Equatable, CustomStringConvertible {
         case .string(let s): return "\"\(s)\""
         case .array(let a): return "[" + a.map(\.description).joined(separator: ",") + "]"
         case .object(let o): return "{" + o.keys.sorted().map { "\"\($0)\":\(o[$0]!)" }.joined(separator: ",") + "}"
-        }
-    }
-}
-
-private struct Parser {
-    let bytes: [UInt8]
-    var at = 0
-
-    func error(_ message: String) -> JSONValue.ParseError { JSONValue.ParseError(column: at + 1, message: message) }
-
-    mutating func skipSpace() {
-        while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
-    }
-
-    mutating func value(depth: Int) throws -> JSONValue {
-        guard depth < 512 else { throw error("nested too deeply") }
-        guard at < bytes.count else { throw error("unexpected end of line") }
-        switch bytes[at] {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[at])))'")
-        }
-    }
-
-    mutating func literal(_ word: String) throws {
-        let w = Array(word.utf8)
-        guard at + w.count <= bytes.count, Array(bytes[at..<at + w.count]) == w else { throw error("invalid literal") }
-        at += w.count
-    }
-
-    mutating func number() throws -> Double {
-        let start = at
-        if bytes[at] == UInt8(ascii: "-") { at += 1 }
-        func digits() -> Int {
-            let from = at
-            while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) { at += 1 }
-            return at - from
-        }
-        guard digits() > 0 else { throw error("invalid number") }
-        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-            at += 1
-            guard digits() > 0 else { throw error("invalid number") }
-        }
-        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-            at += 1
-            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard digits() > 0 else { throw error("invalid number") }
-        }
-        guard let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)) else { throw error("invalid number") }
-        // Infinity would match any number within the tolerance: a number too large for a
-        // double is an error, not a wildcard. (Too small rounds to zero, as decimals round.)
-        guard value.isFinite else { throw JSONValue.ParseError(column: start + 1, message: "number out of range (larger than a double can hold)") }
-        return value
-    }
-
-    mutating func string() throws -> String {
-        at += 1
-        var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush() {
-            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
-            run.removeAll()
-        }
-        while at < bytes.count {
-            let byte = bytes[at]
-            if byte == UInt8(ascii: "\"") {
-                at += 1
-                flush()
-                return String(scalars)
-            }
-            if byte < 0x20 { throw error("control character in string") }
-            if byte != UInt8(ascii: "\\") {
-                run.append(byte)
-                at += 1
-                continue
-            }
-            flush()
-            at += 1
-            guard at < bytes.count else { break }
-            let escape = bytes[at]
-            at += 1
-            switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{8}")
-            case UInt8(ascii: "f"): scalars.append("\u{C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "u"):
-                // A surrogate stands only in a pair: alone it is no character, and mapping it to
-                // U+FFFD would make two different expected strings equal.
-                var code = try hex4()
-                if (0xDC00..<0xE000).contains(code) { throw error("unpaired surrogate in \\u escape") }
-                if (0xD800..<0xDC00).contains(code) {
-                    guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                        throw error("unpaired surrogate in \\u escape")
-                    }
-                    at += 2
-                    let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                }
-                guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                scalars.append(scalar)
-            default: throw error("invalid escape")
-            }
-        }
-        throw error("unterminated string")
-    }
-
-    mutating func hex4() throws -> UInt32 {
-        guard at + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[at..<at + 4], as: UTF8.self), radix: 16) else {
-            throw error("invalid \\u escape")
-        }
-        at += 4
-        return code
-    }
-
-    mutating func array(depth: Int) throws -> JSONValue {
-        at += 1
-        var items: [JSONValue] = []
-        skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return .array(items) }
-        while true {
-            skipSpace()
-            items.append(try value(depth: depth + 1))
-            skipSpace()
-            guard at < bytes.count else { throw error("unterminated array") }
-            if bytes[at] == UInt8(ascii: "]") { at += 1; return .array(items) }
-            guard bytes[at] == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
-            at += 1
-        }
-    }
-
-    mutating func object(depth: Int) throws -> JSONValue {
-        at += 1
-        var members: [String: JSONValue] = [:]
-        skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
-        while true {
-            skipSpace()
-            guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let keyStart = at
-            let key = try string()
-            // The last of two equal keys would win silently: an expected file saying two things.
-            guard members[key] == nil else { throw JSONValue.ParseError(column: keyStart + 1, message: "duplicate key \"\(key.prefix(40))\"") }
-            skipSpace()
-            guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            at += 1
-            skipSpace()
-            members[key] = try value(depth: depth + 1)
-            skipSpace()
-            guard at < bytes.count else { throw error("unterminated object") }
-            if bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
-            guard bytes[at] == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
-            at += 1
         }
     }
 }

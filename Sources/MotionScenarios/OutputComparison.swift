@@ -56,7 +56,7 @@ public enum OutputComparison {
         }
         do {
             return ExpectedLine(line: number, text: text, value: try JSONValue.parse(text))
-        } catch let error as JSONValue.ParseError {
+        } catch {
             throw ExpectedFileError(description: "\(file):\(number): not JSON Lines: \(error)")
         }
     }

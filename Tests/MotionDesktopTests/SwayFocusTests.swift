@@ -38,6 +38,15 @@ private func frame(_ type: UInt32, _ json: String) -> [UInt8] { SwayIPC.message(
         #expect(empty == .some(nil))
     }
 
+    /// sway passes on a title's bytes as the client set them (an X11 window's may be Latin-1):
+    /// the strict JSON reader would refuse the reply, so it is decoded with U+FFFD first, as the
+    /// tree reader did itself before it shared the one grammar.
+    @Test func aTitleThatIsNotUTF8ReadsWithTheReplacementCharacter() throws {
+        let json = Array(#"{"change":"focus","container":{"app_id":"xterm","name":"caf"#.utf8) + [0xE9]
+            + Array(#"","focused":true}}"#.utf8)
+        #expect(try SwayFocusSource.focus(in: (SwayIPC.windowEvent, json)) == .some(AppInfo(id: "xterm", title: "caf\u{FFFD}")))
+    }
+
     @Test func windowEventsTellFocusTitlesOfTheFocusedWindowAndItsClose() throws {
         func change(_ json: String) throws -> AppInfo?? { try SwayFocusSource.focus(in: (SwayIPC.windowEvent, Array(json.utf8))) }
         #expect(try change(#"{"change":"focus","container":{"app_id":"foot","name":"~","pid":9,"focused":true}}"#)

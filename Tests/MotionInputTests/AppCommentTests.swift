@@ -68,4 +68,17 @@ import Glibc
             #expect("\(error)".contains("bad.evemu:\(header.split(separator: "\n").count + 2): malformed motionscript comment: field \"app\" must be an object"), "\(error)")
         }
     }
+
+    /// A comment that is not JSON: the byte counted from the line's start, as the file shows it.
+    @Test func aCommentThatIsNotJSONNamesItsByteInTheLine() throws {
+        let dir = TempDir()
+        let header = EvemuWriter.header(touchscreen(slots: 2))
+        let path = dir.write("bad.evemu", header + "E: 0.000001 0003 002f 0000\n# motionscript: {\"app\":\"x\",}\n")
+        do {
+            _ = try openEventFile(path: path).readAll()
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)".hasSuffix("bad.evemu:\(header.split(separator: "\n").count + 2): malformed motionscript comment: not JSON: byte 26: trailing comma before '}'"), "\(error)")
+        }
+    }
 }

@@ -141,7 +141,7 @@ final class Box<T>: @unchecked Sendable {
         let path = dir.write("nul.jsonl", bytes: Array(tap.utf8) + [0] + Array("\n".utf8))
         let source = try openEventFile(path: path)
         #expect(source is JSONLinesReader)
-        #expect(throws: InputError(file: path, line: 3, "malformed JSON: expected '{' at column 1")) { _ = try source.readAll() }
+        #expect(throws: InputError(file: path, line: 3, "not JSON: byte 0: expected an object, found byte 0x00")) { _ = try source.readAll() }
     }
 
     @Test func nestedExtraFieldsAreIgnored() throws {
@@ -159,13 +159,19 @@ final class Box<T>: @unchecked Sendable {
     @Test func unbalancedNestedValueIsAnError() throws {
         let dir = TempDir()
         let path = dir.write("nested.jsonl", "{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2,\"e\":[1}}\n")
-        #expect(throws: InputError(file: path, line: 1, "malformed JSON: unbalanced '}' at column 48")) { _ = try openEventFile(path: path).readAll() }
+        #expect(throws: InputError(file: path, line: 1, "not JSON: byte 47: expected ',' or ']', found '}'")) { _ = try openEventFile(path: path).readAll() }
     }
 
-    @Test func surrogatePairEscapesAreAccepted() throws {
+    @Test func surrogatePairEscapesAreAcceptedALoneSurrogateIsAnError() throws {
         let dir = TempDir()
-        let text = tap.replacingOccurrences(of: "\"y\":2}", with: "\"y\":2,\"note\":\"\\ud83d\\ude00 \\udc00\"}")
+        let text = tap.replacingOccurrences(of: "\"y\":2}", with: "\"y\":2,\"note\":\"\\ud83d\\ude00\"}")
         #expect(try openEventFile(path: dir.write("emoji.jsonl", text)).readAll() == frames)
+        // Before the readers shared one grammar, this one read a lone surrogate as U+FFFD.
+        let lone = tap.replacingOccurrences(of: "\"y\":2}", with: "\"y\":2,\"note\":\"\\udc00\"}")
+        let path = dir.write("lone.jsonl", lone)
+        #expect(throws: InputError(file: path, line: 1, "not JSON: byte 49: unpaired surrogate in a \\u escape")) {
+            _ = try openEventFile(path: path).readAll()
+        }
     }
 }
 

@@ -81,8 +81,8 @@ private func file(_ text: String) -> String {
         ("{\"t\":0,\"id\":1,\"phase\":\"down\",\"x\":1}", ":1: missing field \"y\""),
         ("{\"t\":1,\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}\n{\"t\":0.5,\"id\":1,\"phase\":\"up\",\"x\":1,\"y\":2}",
          ":2: time goes backwards: t=0.5 after t=1.0"),
-        ("{\"t\":0,\"id\":1,\"phase\":\"down\" \"x\":1,\"y\":2}", ":1: malformed JSON: expected ',' or '}' at column 30"),
-        ("[1,2]", ":1: malformed JSON: expected '{' at column 1"),
+        ("{\"t\":0,\"id\":1,\"phase\":\"down\" \"x\":1,\"y\":2}", ":1: not JSON: byte 29: expected ',' or '}', found '\"'"),
+        ("[1,2]", ":1: not JSON: byte 0: expected an object, found '['"),
         ("{\"t\":\"0\",\"id\":1,\"phase\":\"down\",\"x\":1,\"y\":2}", ":1: field \"t\" must be a number"),
         ("{\"t\":0,\"id\":1.5,\"phase\":\"down\",\"x\":1,\"y\":2}", ":1: field \"id\" must be an integer"),
     ])
