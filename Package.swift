@@ -55,9 +55,9 @@ let package = Package(
         // sd-bus from libsystemd (Debian: libsystemd-dev), for the KWin and GNOME Shell focus
         // providers' session bus: a header, no code.
         .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        // JSON: the one writer (output lines, messages, control answers) and the readers (input
-        // lines in place, parsed values for expected output, the control protocol and the
-        // desktops' replies). Depends on nothing of ours; the per-line writing and reading is
+        // JSON: the one writer (output lines, messages, control answers) and the one grammar
+        // (JSONScanner, RFC 8259) under its two readings: input lines in place (FlatJSON) and
+        // parsed values (JSONValue: expected output, the control protocol, the desktops' replies). Depends on nothing of ours; the per-line writing and reading is
         // @inlinable, so it specializes where used.
         .target(name: "MotionJSON", swiftSettings: hotPath),
         // Pure-Swift streams core: no Lua, no I/O.
