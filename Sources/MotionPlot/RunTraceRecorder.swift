@@ -32,8 +32,8 @@ extension RunTrace {
         let watcher = RecognizerWatcher(runtime, recorder)
         watcher.attachNew()
         source.afterFrame = { watcher.attachNew() }
-        try Replay.feed(source, to: OneScript(host), timeout: options.timeout,
-                          deadline: options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity)
+        try Replay.feedScript(source, to: OneScript(host), timeout: options.timeout,
+                                deadline: options.timeout > 0 ? Clock.monotonic() + options.timeout : .infinity)
         var trace = recorder.trace(scriptPath: options.scriptPath, eventsPath: eventsPath)
         var names = RecognizerNames()
         trace.recognizers = watcher.recognizers.prefix(maxRecognizers).map { watched in

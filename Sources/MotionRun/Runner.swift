@@ -31,7 +31,7 @@ public enum Runner {
                                         line: { output.emit(t: $0, name: "proxy", value: $1) }, consumers: host.eachRecognizer)
             return try Replay.feed(source, to: ProxiedTarget(script, proxy: proxy), timeout: options.timeout, deadline: deadline)
         }
-        try Replay.feed(source, to: script, timeout: options.timeout, deadline: deadline)
+        try Replay.feedScript(source, to: script, timeout: options.timeout, deadline: deadline)
     }
 
     /// How a live run ended: why input ended, and how many callback errors were reported (and

@@ -1,4 +1,5 @@
 import MotionGestures
+import MotionInput
 import MotionLua
 
 /// `run`'s one-plugin host as `run`'s loops see it (`LiveLoop.run`, `Replay.feed`; MotionRun drives it): each
@@ -64,5 +65,14 @@ extension LiveLoop {
     /// inlined as within one module, where from `run`'s module (MotionRun) they would be calls.
     public func runScript(_ chain: FrameChain<OneScript>) throws -> String {
         try run(chain)
+    }
+}
+
+extension Replay {
+    /// `run`'s replay of an event file (and `run --watch`'s, `plot`'s), specialized here beside
+    /// the host it feeds, for the same reason as `LiveLoop.runScript`.
+    public static func feedScript(_ source: FrameSource, to script: OneScript, timeout: Double,
+                                  deadline: Double = .infinity, shouldStop: (() -> Bool)? = nil) throws {
+        try feed(source, to: script, timeout: timeout, deadline: deadline, shouldStop: shouldStop)
     }
 }

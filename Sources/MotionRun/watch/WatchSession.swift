@@ -197,9 +197,9 @@ public final class WatchSession {
         defer { runtime.setTimeout(0) }
         do {
             var changed = false
-            try bounded { try Replay.feed(source, to: OneScript(host), timeout: timeout,
-                                            deadline: timeout > 0 ? Clock.monotonic() + timeout : .infinity,
-                                            shouldStop: { [watcher] in
+            try bounded { try Replay.feedScript(source, to: OneScript(host), timeout: timeout,
+                                                  deadline: timeout > 0 ? Clock.monotonic() + timeout : .infinity,
+                                                  shouldStop: { [watcher] in
                 changed = watcher.hasChanged()
                 return changed || watcher.isStopRequested
             }) }
