@@ -460,8 +460,9 @@ public struct JSONScanner {
         Double(Substring(decoding: text, as: UTF8.self)) ?? .infinity
     }
 
-    /// 10^n for n in 0...22, exactly (each is a double).
-    @inlinable @inline(__always) static func powerOfTen(_ n: Int) -> Double {
+    /// 10^n for n in 0...22, exactly (each is a double): a plain number's value is its digits
+    /// over one of these (also the JSON Lines fast path's, `JSONLinesEventLine`).
+    @inlinable @inline(__always) public static func powerOfTen(_ n: Int) -> Double {
         switch n {
         case 0: return 1
         case 1: return 1e1
