@@ -7,6 +7,7 @@ import Testing
 import MotionPluginHost
 import MotionRun
 @testable import MotionPlot
+import MotionTestSupport
 
 /// Parses an SVG as XML and counts its elements by `class`.
 private final class SVGCensus: NSObject, XMLParserDelegate {

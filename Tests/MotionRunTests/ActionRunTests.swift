@@ -5,6 +5,7 @@ import MotionPluginHost
 import MotionRun
 import MotionScenarios
 import MotionLua
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -220,7 +221,7 @@ private func waitWithHangGuard(_ pid: pid_t) -> Int32 {
         for file in ["desktop.events.jsonl", "desktop.expected.jsonl"] {
             writeFile(try String(contentsOf: scenarios.appendingPathComponent(file), encoding: .utf8), file, in: folder)
         }
-        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
+        let report = try ScenarioBatch(paths: [folder.path], options: ScenarioOptions(workerExecutable: motionscriptBinary)).run()
         #expect(report.lines.last == "0 passed, 1 failed")
         #expect(report.results.first?.failureMessage?.contains("super+Right") == true)
     }

@@ -3,6 +3,7 @@ import Testing
 import MotionPluginHost
 import MotionRun
 import MotionLua
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

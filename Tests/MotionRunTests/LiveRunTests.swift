@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MotionPluginHost
 import MotionRun
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,6 +5,7 @@ import MotionPluginHost
 import MotionRun
 import MotionInput
 import MotionLua
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,6 +3,7 @@ import Testing
 import MotionPluginHost
 import MotionRun
 import MotionLua
+import MotionTestSupport
 
 /// Springs and tweens never emit NaN or infinity: non-finite options are errors at the call,
 /// and a value that overflows on the way stops the run with an error naming the source.

@@ -4,6 +4,7 @@ import MotionPluginHost
 import MotionRun
 import MotionScenarios
 import MotionLua
+import MotionTestSupport
 
 /// docs/desktop.md, "Per-application gestures": `apps =`, `motion.app`, app lines and `--app` in runs.
 @Suite struct PerAppTests {
@@ -90,7 +91,7 @@ import MotionLua
         writeFile(script, "option.lua", in: folder)
         writeFile(events, "option.events.jsonl", in: folder)
         writeFile(#"{"t":0.1,"name":"swipe","value":"firefox"}"# + "\n", "option.expected.jsonl", in: folder)
-        var options = workerOptions()
+        var options = ScenarioOptions(workerExecutable: motionscriptBinary)
         options.app = "firefox"
         let report = try ScenarioBatch(paths: [folder.path], options: options).run()
         #expect(report.lines.last == "2 passed, 0 failed")
@@ -105,7 +106,7 @@ import MotionLua
         writeFile("-- app:\n" + script, "bad.lua", in: folder)
         writeFile(events, "bad.events.jsonl", in: folder)
         writeFile("", "bad.expected.jsonl", in: folder)
-        let report = try ScenarioBatch(paths: [folder.path], options: workerOptions()).run()
+        let report = try ScenarioBatch(paths: [folder.path], options: ScenarioOptions(workerExecutable: motionscriptBinary)).run()
         #expect(report.results.first?.failureMessage?.contains("bad.lua:1: app needs a name") == true,
                 "\(report.results.first?.failureMessage ?? "")")
     }

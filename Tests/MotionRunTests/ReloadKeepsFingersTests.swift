@@ -6,6 +6,7 @@ import MotionRun
 import MotionInput
 import MotionLua
 import MotionStreams
+import MotionTestSupport
 
 /// Counts lines, and edits the script once after `after` of them (a save during a long replay).
 private final class EditingOutput: MotionOutput, ReloadMarking {

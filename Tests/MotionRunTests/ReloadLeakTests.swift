@@ -3,6 +3,8 @@ import Testing
 import MotionPluginHost
 import MotionRun
 import MotionLua
+import MotionTestSupport
+import MotionHostTestSupport
 
 /// 1,000 reloads leave nothing behind: no Lua state, Swift object, callback, file
 /// descriptor or heap memory per reload.
@@ -16,8 +18,6 @@ import MotionLua
 /// survives, callbacks and subscriptions are released, every tenth version fails to load) and
 /// says it skipped the rest, rather than pass or fail by what its neighbours did.
 @Suite struct ReloadLeakTests {
-    static let runsAlone = ProcessInfo.processInfo.environment["MOTIONSCRIPT_LEAK_CHECK_ALONE"] == "1"
-
     static let versions = [
         """
         local helper = require "helper"
@@ -76,7 +76,7 @@ import MotionLua
         try reloadAndReplay(0)
         previous = nil
         for i in 1...1000 { try reloadAndReplay(i) }  // warm-up: caches, lazy statics, malloc's own
-        guard Self.runsAlone else {
+        guard leakChecksRunAlone else {
             print("reload leak check: heap and descriptor counts skipped (other tests share this process; scripts/test runs this alone)")
             #expect(survivors == 0)
             #expect(failures == 100)

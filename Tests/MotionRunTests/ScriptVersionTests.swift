@@ -5,6 +5,7 @@ import MotionPluginHost
 import MotionRun
 import MotionInput
 import MotionLua
+import MotionTestSupport
 
 /// A script's versions through `run --watch`'s own host (`WatchSession.host`, the plugin host's
 /// one plugin): the swap, the fallback, kept properties, the files watched. Replays and frames go

@@ -4,6 +4,7 @@ import MotionActions
 import MotionPluginHost
 import MotionRun
 import MotionLua
+import MotionTestSupport
 
 /// A new version's setup does not act until the version is accepted (`run --watch`): its key
 /// presses reach the device when it loads, and never when it fails to load.

@@ -5,6 +5,7 @@ import MotionRun
 import MotionScenarios
 import MotionInput
 import MotionLua
+import MotionTestSupport
 
 /// `--axes`, `--surface WxH|mm`, `motion.screen.width/height`, and scenarios that declare their
 /// surface.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// The time limit cannot be caught from Lua (docs/reliability.md): a script that wraps its
 /// work in pcall (or coroutines) is stopped at its limit and the run fails, where it used to

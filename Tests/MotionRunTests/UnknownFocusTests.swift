@@ -3,6 +3,7 @@ import Testing
 import MotionPluginHost
 import MotionRun
 import MotionScenarios
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

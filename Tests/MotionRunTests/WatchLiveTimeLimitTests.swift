@@ -4,6 +4,7 @@ import MotionGestures
 import MotionPluginHost
 import MotionRun
 import MotionInput
+import MotionTestSupport
 
 /// A live source whose user rests before the last frame: the wait is real, not scripted.
 private final class RestingSource: LiveFrameSource {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// `--watch` replays the events on every reload, which a pipe cannot give twice: it is refused
 /// up front instead of replaying nothing after the first reload.

@@ -3,6 +3,7 @@ import MotionGestures
 import MotionPluginHost
 import MotionRun
 import Testing
+import MotionTestSupport
 
 /// A host that runs for months must not keep what a session made once it is over.
 @Suite struct WatchSessionLifetimeTests {

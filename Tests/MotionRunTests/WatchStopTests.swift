@@ -4,6 +4,7 @@ import MotionPluginHost
 import MotionRun
 import MotionLua
 import MotionStreams
+import MotionTestSupport
 
 /// An output that asks for a stop once it has written `after` lines, as Ctrl-C would mid-replay.
 private final class StoppingOutput: MotionOutput {

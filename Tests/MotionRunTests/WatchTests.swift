@@ -3,6 +3,7 @@ import Testing
 import MotionPluginHost
 import MotionRun
 import MotionLua
+import MotionTestSupport
 
 /// The watcher and the `run --watch` session, against real files and inotify.
 @Suite(.timeLimit(.minutes(5))) struct FileWatcherTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// What `motionscript test` reports, through the binary: JUnit a CI reads correctly, a diff to
 /// act on, and exit 2 when the batch cannot mean anything.

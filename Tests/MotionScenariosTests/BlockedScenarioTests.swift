@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionScenarios
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

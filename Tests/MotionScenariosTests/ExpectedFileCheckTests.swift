@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// A bad expected file is the scenario's error whatever the script does, though a passing
 /// scenario is compared byte for byte without the file being parsed.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// A scenario runs in its own folder: its working directory (relative `io.open`, `dofile`) and
 /// `require` root are that folder, so `test DIR` and `cd DIR && test .` agree. It may name the

@@ -2,6 +2,7 @@ import Foundation
 import MotionJSON
 import MotionScenarios
 import Testing
+import MotionTestSupport
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

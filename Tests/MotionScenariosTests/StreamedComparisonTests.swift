@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import MotionScenarios
 import MotionJSON
+import MotionTestSupport
 
 /// The comparison `motionscript test` makes while output streams in (bytes first, JSON only for
 /// lines that differ, the expected file a chunk at a time) gives exactly what comparing whole

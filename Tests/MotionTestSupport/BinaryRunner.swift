@@ -1,13 +1,13 @@
 import Foundation
 
 /// The repository root (examples, docs) for command-level tests.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
 /// Runs the built `motionscript` binary (found beside the test bundle) with `arguments` in
 /// `directory` (default the repository root) and returns its exit status and output.
 /// `environment`: variables set (or, with nil, removed) over the test's own.
-func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot, stdin: Data? = nil,
+public func runMotionscript(_ arguments: [String], in directory: URL = repositoryRoot, stdin: Data? = nil,
                      environment: [String: String?] = [:]) throws
     -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()

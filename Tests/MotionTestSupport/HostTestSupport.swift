@@ -1,13 +1,7 @@
 import Foundation
-import MotionGestures
-import MotionPluginHost
-import MotionRun
-import MotionInput
-import MotionLua
-import MotionStreams
 
 /// A fresh temporary folder for one test.
-func makeTemporaryFolder(_ label: String = "host") -> URL {
+public func makeTemporaryFolder(_ label: String = "host") -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("motionscript-\(label)-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
@@ -16,7 +10,7 @@ func makeTemporaryFolder(_ label: String = "host") -> URL {
 /// Writes `text` to `name` in `folder`: in place (truncate and write, like `>`), or by
 /// writing a temporary file and renaming it over the old one, as most editors save.
 @discardableResult
-func writeFile(_ text: String, _ name: String, in folder: URL, byRename: Bool = false) -> String {
+public func writeFile(_ text: String, _ name: String, in folder: URL, byRename: Bool = false) -> String {
     let url = folder.appendingPathComponent(name)
     if byRename {
         let temporary = folder.appendingPathComponent(".\(name).swp")
@@ -42,16 +36,8 @@ private func writeBytes(_ text: String, to path: String) {
     }
 }
 
-/// Counts output lines and keeps none: long runs measure memory without the output growing.
-final class CountingOutput: MotionOutput {
-    var count = 0
-    func emit(t: Double, name: String, value: MotionValue) { count += 1 }
-    func emit(t: Double, name: String, state: MotionState) { count += 1 }
-    func log(_ line: String) {}
-}
-
 /// The drag of examples/drag.events.jsonl, short: down at (10,10), then (22,19), (30,25), up.
-let shortDragEvents = """
+public let shortDragEvents = """
     {"t":0,"id":1,"phase":"down","x":10,"y":10}
     {"t":0.016,"id":1,"phase":"move","x":22,"y":19}
     {"t":0.032,"id":1,"phase":"move","x":30,"y":25}
@@ -60,7 +46,7 @@ let shortDragEvents = """
     """
 
 /// One 24-byte `struct input_event` (little-endian), as /dev/input/eventN delivers it.
-func inputEvent(sec: Int64 = 0, usec: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
+public func inputEvent(sec: Int64 = 0, usec: Int, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
     var bytes = [UInt8]()
     withUnsafeBytes(of: sec.littleEndian) { bytes += $0 }
     withUnsafeBytes(of: Int64(usec).littleEndian) { bytes += $0 }
@@ -72,49 +58,7 @@ func inputEvent(sec: Int64 = 0, usec: Int, _ type: UInt16, _ code: UInt16, _ val
 
 /// Hands a value that is not Sendable to another thread; each test orders the accesses
 /// (semaphores, joins) or uses only the value's thread-safe methods (`stop`).
-final class Shared<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// A live source that replays frames and edits the script after frame `editAfter`, as a user
-/// saving in an editor while fingers are on the device: the next call then finds no frame yet,
-/// so the session looks at the watcher before the following frame. With `clock`, input time
-/// stands there once the edit was made (the user saved while holding still).
-final class EditingLiveSource: LiveFrameSource {
-    let frames: [Frame]
-    let editAfter: Int
-    let clock: Double?
-    let edit: () -> Void
-    var index = 0
-    var edited = false
-    /// Where the session's file watcher registers; run after the edit, as a live source's wait
-    /// would, without waiting.
-    let eventLoop: EventLoop? = try! EventLoop()
-
-    init(frames: [Frame], editAfter: Int, clock: Double? = nil, edit: @escaping () -> Void) {
-        self.frames = frames
-        self.editAfter = editAfter
-        self.clock = clock
-        self.edit = edit
-    }
-
-    func nextFrame(timeout: Double?) throws -> LiveDevice.Next {
-        guard index < frames.count else { return .end("end of input") }
-        if index == editAfter + 1, !edited {
-            edited = true
-            edit()
-            _ = try eventLoop?.wait(seconds: 0)
-            return .timeout
-        }
-        index += 1
-        return .frame(frames[index - 1])
-    }
-
-    func stop() { index = frames.count }
-
-    func inputTimeNow() -> Double? {
-        if edited, let clock { return clock }
-        return index > 0 ? frames[index - 1].t : nil
-    }
+public final class Shared<T>: @unchecked Sendable {
+    public let value: T
+    public init(_ value: T) { self.value = value }
 }

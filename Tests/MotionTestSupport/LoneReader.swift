@@ -11,13 +11,13 @@ import Glibc
 /// its clone until its exec. Close-on-exec narrows that window but cannot close it, so a
 /// reader the test closed may still exist when motionscript writes. A reader that never was
 /// in this process cannot be copied.
-struct LoneReader {
-    let pid: pid_t
-    let copy: String
+public struct LoneReader {
+    public let pid: pid_t
+    public let copy: String
 
     /// The FIFO is opened read-write in the child, so the open returns at once; posix_spawn
     /// returns after the child's exec, so the reader exists when this returns.
-    init(of fifo: String, head: [String], copyingTo copy: String) throws {
+    public init(of fifo: String, head: [String], copyingTo copy: String) throws {
         self.copy = copy
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -34,7 +34,7 @@ struct LoneReader {
 
     /// Waits (waitpid) until the reader exited and returns what it copied; after 20 s it is
     /// killed (a hang guard) and whatever it copied so far is returned.
-    func waitUntilGone() -> [UInt8] {
+    public func waitUntilGone() -> [UInt8] {
         let guardTimer = DispatchWorkItem { [pid] in kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: guardTimer)
         var status: Int32 = 0

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import MotionLua
 import MotionJSON
+import MotionTestSupport
 
 /// What the command line says when an argument is wrong, and the numbers and times it prints.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineEdgeTests {

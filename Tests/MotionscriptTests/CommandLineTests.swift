@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// `motionscript daemon` as a command: the replay of a whole configuration, its exit status,
 /// its usage errors.

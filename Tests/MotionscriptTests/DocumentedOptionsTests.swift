@@ -3,6 +3,7 @@ import Testing
 import MotionActions
 import MotionPluginHost
 import MotionScenarios
+import MotionTestSupport
 
 /// `--help`, docs/reference.md and docs/control.md say the same thing: every option a command's
 /// `--help` lists is in the command's synopsis in docs/reference.md ("Commands"), every option that

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// `run --explain`: the recognizers' state changes with their reasons on stderr, stdout unchanged.
 @Suite(.timeLimit(.minutes(5))) struct ExplainCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// A first install as a desktop user does it (README "Install", docs/daemon.md): no config
 /// folder yet, the service's next steps, the autostart entry for sessions systemd does not start.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MotionPluginHost
 import MotionRun
+import MotionTestSupport
 
 @Suite(.timeLimit(.minutes(5))) struct InitCommandTests {
     @Test func initWritesAStarterWhoseScenarioPasses() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// Issue 22, "physical units for the desktop": with no option given, a configuration behaves the
 /// same on every touchpad that reports its resolution. examples/scenarios/pads/ holds the same

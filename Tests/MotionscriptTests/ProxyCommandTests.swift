@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionInput
+import MotionTestSupport
 
 /// `--proxy` and `--proxy-output` on the command line (docs/desktop.md, "The proxy").
 @Suite struct ProxyCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// `test` runs scenarios sandboxed unless `--trusted`; `run --sandbox` opts in; `--memory` out of
 /// range is bad usage.

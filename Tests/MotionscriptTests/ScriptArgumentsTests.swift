@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 @Suite(.timeLimit(.minutes(5))) struct ScriptArgumentsTests {
     @Test func argumentsAfterTheTerminatorReachTheScriptAsLuaGivesThem() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// Mistakes that ran with exit 0, no output and no hint: a stream never subscribed, a duration
 /// meant in milliseconds, an event file with `t` in milliseconds. Each now says so on stderr

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 
 /// The script and the event file swapped: Lua reported a syntax error at the event file's
 /// first `{` and the reader a malformed line in the script. A usage error says what happened.
