@@ -308,4 +308,27 @@ import Glibc
         #expect(decisions.all == [.held(t: 10), .passing(t: 10.02, why: "stalled"), .released(t: 10.02, frames: 2, lag: 0.02),
                                   .touch(t: 10.04, passed: 5, held: 2, consumed: 0)])
     }
+
+    /// A pad plugged in while paused (`ctl pause`, the emergency gesture) passes every frame
+    /// as the others do, until `resume` (before: its consumers decided, so a paused daemon
+    /// still took gestures from it).
+    @Test func aDeviceTakenOverWhilePausedPassesEverythingUntilResume() throws {
+        let paths = [folder + "/pad", folder + "/pad2"]
+        for path in paths { #expect(mkfifo(path, 0o600) == 0) }
+        let set = try LiveDeviceSet(selectors: paths.map { .path($0) })
+        defer { set.close() }
+        var plugged = false
+        let proxy = LiveProxy(input: set, consumers: { _ in }, makeClone: { _, _ in FakeClone() },
+                              selects: { $0.node == paths[0] || plugged }, diagnostics: { _ in })
+        defer { proxy.close() }
+        #expect(proxy.devices.count == 1)
+        proxy.pause()
+        // The second pad arrives while paused (as hotplug hands it over).
+        plugged = true
+        set.memberAdded?(set.members[1])
+        #expect(proxy.devices.count == 2)
+        #expect(proxy.devices.map { $0.with { $0.passReasons.contains(.paused) } } == [true, true])
+        proxy.resume()
+        #expect(proxy.devices.map { $0.with { $0.passReasons.contains(.paused) } } == [false, false])
+    }
 }

@@ -1,4 +1,3 @@
-import MotionClone
 import MotionControl
 import MotionPluginHost
 import MotionJSON
@@ -51,13 +50,7 @@ extension LiveProxy: ProxyControl {
         }
     }
 
-    public func passAll() {
-        let now = UinputClone.monotonicNow()
-        for device in devices { device.with { $0.passAll(.paused, at: now) } }
-    }
+    public func passAll() { pause() }
 
-    public func takeBack() {
-        let now = UinputClone.monotonicNow()
-        for device in devices { device.with { $0.takeBack(.paused, at: now) } }
-    }
+    public func takeBack() { resume() }
 }

@@ -349,6 +349,9 @@ public final class LiveProxy {
     private var closed = false
     /// Devices taken over so far (each arbiter's `index`).
     private var taken = 0
+    /// `ctl pause`, SIGUSR1, the emergency gesture (`pause`): every device passes every frame,
+    /// those taken over while paused too, until `resume`.
+    public private(set) var isPaused = false
 
     /// Takes over every device of `input` that `selects` (touchpads and touchscreens read from
     /// evdev nodes by default) and those it opens later. `consumers` walks every recognizer in
@@ -397,6 +400,8 @@ public final class LiveProxy {
         let device = Device(proxy: self, member: member, clone: clone, state: member.device.currentState() ?? [], index: taken)
         taken += 1
         device.with { $0.observer = observer }
+        // Plugged in while paused: it passes everything too, as the others do.
+        if isPaused { device.with { $0.passAll(.paused, at: Self.now()) } }
         devices.append(device)
         member.device.rawTap = device
         // Here the host holds the drain's lock (before the first `nextFrame`, or inside it).
@@ -405,6 +410,21 @@ public final class LiveProxy {
         diagnostics("motionscript: proxying \(member.node) (\(name)): the desktop reads its clone \(clone.node ?? "(node not found)")"
                     + (device.with { $0.isIdle } ? "" : "; grabbed once the fingers now down lift"))
         if device.with({ $0.isIdle }) { grab(device) }
+    }
+
+    /// Pause: every device, and each taken over until `resume`, passes every frame to its
+    /// clone, the touch in progress keeping its course; the devices stay grabbed.
+    public func pause() {
+        isPaused = true
+        let now = Self.now()
+        for device in devices { device.with { $0.passAll(.paused, at: now) } }
+    }
+
+    /// Resume: each device's consumers decide again from its next moment with no finger down.
+    public func resume() {
+        isPaused = false
+        let now = Self.now()
+        for device in devices { device.with { $0.takeBack(.paused, at: now) } }
     }
 
     func grab(_ device: Device) {
