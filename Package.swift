@@ -132,7 +132,17 @@ let package = Package(
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionTestSupport", "MotionDaemon", "MotionActions", "MotionPluginHost", "MotionRun", "MotionLua", "MotionInput", "MotionGestures", "CLua"]),
         .testTarget(name: "MotionControlTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionControl", "MotionProxy", "MotionCheck", "MotionDaemon", "MotionPluginHost", "MotionRun", "MotionScenarios", "MotionInput", "MotionGestures", "MotionActions"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MotionPluginHostTests", dependencies: ["MotionDiagnostics", "MotionTestSupport", "MotionJSON", "MotionPluginHost", "MotionRun", "MotionProxy", "MotionScenarios", "MotionPlot", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        // What the tests of the plugin host, `run`, scenarios, plots and the command line share that
+        // needs the Lua host (an output that counts); MotionTestSupport needs none of it.
+        .target(name: "MotionHostTestSupport", dependencies: ["MotionLua", "MotionStreams"], path: "Tests/MotionHostTestSupport"),
+        // The tests that start the built binary (runMotionscript, motionscriptBinary) depend on
+        // `motionscript` so that it is built before them.
+        .testTarget(name: "MotionPluginHostTests", dependencies: ["MotionDiagnostics", "MotionTestSupport", "MotionHostTestSupport", "MotionJSON", "MotionPluginHost", "MotionRun", "MotionProxy", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionRunTests", dependencies: ["MotionTestSupport", "MotionHostTestSupport", "MotionJSON", "MotionPluginHost", "MotionRun", "MotionScenarios", "MotionLua", "MotionActions", "MotionInput", "MotionGestures", "MotionStreams", "motionscript"]),
+        .testTarget(name: "MotionScenariosTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionScenarios", "motionscript"]),
+        .testTarget(name: "MotionPlotTests", dependencies: ["MotionTestSupport", "MotionPlot", "MotionPluginHost", "MotionRun", "MotionStreams", "motionscript"]),
+        // The command line through the built binary: usage, options, commands, the process under faults.
+        .testTarget(name: "MotionscriptTests", dependencies: ["MotionTestSupport", "MotionJSON", "MotionPluginHost", "MotionRun", "MotionScenarios", "MotionLua", "MotionActions", "MotionInput", "motionscript"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@ import MotionActions
 import MotionPluginHost
 import MotionRun
 import MotionLua
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

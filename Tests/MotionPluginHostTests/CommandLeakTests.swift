@@ -3,6 +3,7 @@ import Testing
 import MotionPluginHost
 import MotionRun
 @testable import MotionActions
+import MotionTestSupport
 
 /// Launched commands leave nothing behind: a daemon runs `motion.exec` for months, and each
 /// command's reaping (one wake-up of the reaper thread when it starts, one when it ends) must
@@ -44,7 +45,7 @@ import MotionRun
 
     @Test func aThousandCommandsLeakNoMemoryNoDescriptors() throws {
         try launchAndReap(100)  // warm-up: the reaper thread, its buffers, malloc's caches
-        guard ReloadLeakTests.runsAlone else {
+        guard leakChecksRunAlone else {
             try launchAndReap(100)
             print("command leak check: heap and descriptor counts skipped (other tests share this process; scripts/test runs this alone)")
             return

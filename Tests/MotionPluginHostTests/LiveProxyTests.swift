@@ -5,6 +5,7 @@ import MotionPluginHost
 import MotionRun
 @testable import MotionInput
 import MotionProxy
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

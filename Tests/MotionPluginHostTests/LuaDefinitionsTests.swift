@@ -5,6 +5,7 @@ import Testing
 import MotionGestures
 import MotionLua
 import MotionStreams
+import MotionTestSupport
 
 /// The LuaLS definitions can never drift from the bindings: every name the runtime binds is
 /// annotated and every annotation is bound, read from a live runtime.

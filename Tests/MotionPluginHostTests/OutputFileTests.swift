@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import MotionPluginHost
 @testable import MotionRun
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

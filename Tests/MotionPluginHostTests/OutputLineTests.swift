@@ -5,6 +5,7 @@ import MotionJSON
 import MotionLua
 import MotionStreams
 import Testing
+import MotionTestSupport
 
 /// Output lines as they reach the descriptor: names escaped once and copied after, lines of any
 /// length written whole.

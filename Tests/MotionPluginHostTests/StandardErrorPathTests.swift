@@ -5,6 +5,8 @@ import MotionActions
 import MotionDiagnostics
 @testable import MotionInput
 import MotionLua
+import MotionTestSupport
+import MotionHostTestSupport
 
 /// Every module's diagnostics take the one stderr path (`StandardError`), so the daemon's
 /// diversion (its bounded queue, docs/daemon.md "Output") applies to all of them. Before, the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,6 +4,8 @@ import MotionRun
 import MotionLua
 import Synchronization
 import Testing
+import MotionTestSupport
+import MotionHostTestSupport
 
 /// The watchdog works per stretch of one Lua state: at the limit it stops that state (its hook
 /// raises once Lua code runs), and ends the process only when the stretch is still blocked in C
