@@ -47,9 +47,9 @@ struct TimeLimit {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9 + tick
     }
 
-    /// The clock now: the host's `clock` (tests inject one), or the coarse clock.
+    /// The coarse clock now (a caller with a clock of its own, as tests inject, reads that).
     @inline(__always)
-    func now(_ clock: (() -> Double)?) -> Double { clock?() ?? TimeLimit.now(tick: tick) }
+    func coarseNow() -> Double { TimeLimit.now(tick: tick) }
 
     /// Watched by `watchdog` in `slot` (nil: by no watchdog).
     mutating func watch(by watchdog: Watchdog?, slot: Int?) {
@@ -76,15 +76,13 @@ struct TimeLimit {
         }
     }
 
-    /// A call ended: the clock read (returned for the next call). The state's deadline stays
-    /// until the next call sets its own: between calls no Lua code of the plugin runs (its
-    /// finalizers run inside calls; closing its state runs none), so a call sets its deadline
-    /// once, and only when it differs (`begin`).
+    /// A call ended (its end read from the clock by the caller, the start of the next call).
+    /// The state's deadline stays until the next call sets its own: between calls no Lua code of
+    /// the plugin runs (its finalizers run inside calls; closing its state runs none), so a call
+    /// sets its deadline once, and only when it differs (`begin`).
     @inline(__always)
-    func end(clock: (() -> Double)?) -> Double {
-        let end = now(clock)
+    func ended() {
         leave()
-        return end
     }
 
     /// A call ended under `run`'s policy: no CPU time to account for, no next plugin to start a

@@ -391,7 +391,10 @@ public final class Plugin {
     /// `end` of a call that asked nothing of the plugin (`disableRequested` nil).
     @inline(__always)
     private func end(from start: Double) -> Double {
-        let end = timeLimit.end(clock: clock)
+        // The clock called where it is kept: handed to `TimeLimit` as an argument, the closure
+        // was copied (its context retained and released) for every call.
+        let end = clock?() ?? timeLimit.coarseNow()
+        timeLimit.ended()
         busySeconds += end - start
         return end
     }
