@@ -45,4 +45,21 @@ import Testing
                   Frame(t: 3.05, events: [PointerEvent(t: 3.05, id: 2, phase: .up, x: 50, y: 50)])])
         #expect(host.lines(of: "t").filter { $0.contains(#""name":"tap""#) }.count == 1)
     }
+
+    /// The fingers handed over keep their device, at a reload as at a resume: a plugin that
+    /// asks `p.device.kind` (or a recognizer with `devices = "touchpad"`) still sees where they
+    /// are. Before, a reload's new version got them with no device at all.
+    @Test func handedOverFingersKeepTheirDeviceAtAReloadAndAResume() {
+        let kinds = #"motion.pointers():subscribe(function(p) motion.emit("p", p.phase .. " " .. (p.device and p.device.kind or "none")) end)"#
+        let config = TestConfig(["a.lua": kinds])
+        let (host, _) = config.host()
+        host.loadAll()
+        let pad = PointerDevice(name: "pad", kind: "touchpad")
+        host.handle(Frame(t: 1, events: [PointerEvent(t: 1, id: 1, phase: .down, x: 10, y: 0, device: pad)]))
+        config.write("a.lua", kinds + "\n-- edited")
+        host.filesChanged([config.file("a.lua")])
+        host.pause()
+        host.resume()
+        #expect(seen(host, "a") == ["down touchpad", "down touchpad", "cancel touchpad", "down touchpad"])
+    }
 }

@@ -60,7 +60,7 @@ extension PluginHost: PluginControl {
         // The plugins' fingers end here (their gestures cancelled), then what they hold goes up;
         // the fingers down stay tracked for `resume`. A lift while paused reaches no plugin: a
         // finger not cancelled here would stay down for them after the resume.
-        handOver(pointers.all, as: .cancel, at: t)
+        handOver(as: .cancel, at: t)
         isPaused = true
         for plugin in plugins { plugin.runtime?.releaseHeld() }
         router.daemonState(t: t, "paused")
@@ -74,7 +74,7 @@ extension PluginHost: PluginControl {
         router.daemonState(t: t, "resumed")
         // The fingers on the device now go down for the plugins where they are, as a new
         // version gets them at a reload.
-        handOver(pointers.all, as: .down, at: t)
+        handOver(as: .down, at: t)
         router.flush()
     }
 

@@ -313,17 +313,12 @@ public final class PluginHost: LiveTarget {
         eachPlugin { plugin, start in plugin.finish(from: start) }
     }
 
-    /// `pause`/`resume`: `pointers` (the fingers down, each where it was last) given to every
-    /// running plugin in one frame at `t`, each as `phase` (its device kept), under each call's
-    /// time limit. Nothing when no finger is down.
-    func handOver(_ pointers: [PointerEvent], as phase: PointerPhase, at t: Double) {
+    /// `pause`/`resume`: the fingers down given to every running plugin in one frame at `t`,
+    /// each as `phase` (`PointersDown.handedOver`), under each call's time limit. Nothing when
+    /// no finger is down.
+    func handOver(as phase: PointerPhase, at t: Double) {
         guard !pointers.isEmpty else { return }
-        let frame = Frame(t: t, events: pointers.map {
-            var e = $0
-            e.t = t
-            e.phase = phase
-            return e
-        })
+        let frame = Frame(t: t, events: pointers.handedOver(as: phase, at: t))
         eachPlugin { plugin, start in plugin.handle(frame, from: start) }
     }
 

@@ -59,4 +59,15 @@ public final class PointersDown {
 
     /// The pointers down, by id.
     public var all: [PointerEvent] { events.sorted { $0.id < $1.id } }
+
+    /// The pointers down, by id, each as `phase` at `t` where it is now, its device kept: what a
+    /// reload's new version gets (`.down`), and the plugins at a pause (`.cancel`) and a resume.
+    public func handedOver(as phase: PointerPhase, at t: Double) -> [PointerEvent] {
+        all.map {
+            var e = $0
+            e.t = t
+            e.phase = phase
+            return e
+        }
+    }
 }

@@ -152,11 +152,8 @@ public final class ReloadingPipeline {
         failure = nil
         // The fingers on the device go down for the new version where they are now.
         if !pointers.isEmpty {
-            let downs = pointers.all.map {
-                PointerEvent(t: resume, id: $0.id, phase: .down, x: $0.x, y: $0.y)
-            }
             do {
-                try candidate.handle(Frame(t: resume, events: downs))
+                try candidate.handle(Frame(t: resume, events: pointers.handedOver(as: .down, at: resume)))
             } catch let error as ScriptError {
                 failure = error
             } catch {}
